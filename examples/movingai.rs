@@ -1,0 +1,242 @@
+//! Runs the Moving AI 3D benchmark (the Warframe maps) from the command line.
+//!
+//! ```text
+//! cargo run --release --example movingai -- MAP.3dmap SCEN.3dscen [--costs game|precise]
+//!     [--heuristic octile|manhattan] [--every N] [--limit N] [--baseline pathfinding]
+//!     [--paths FILE] [--csv FILE]
+//! ```
+//!
+//! Solves every N-th problem (0-based problem lines 0, N, 2N, ...), checks lengths against the
+//! scenario's optimum and prints a `summary key=value ...` line last. With `--baseline
+//! pathfinding` it also solves each problem with the `pathfinding` crate's `astar` on the same
+//! world, moves, costs and heuristic, checks the cost matches and times it in the same run.
+//! Exits non-zero if, with precise costs and the octile heuristic, a length is not optimal.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use voxnav::prelude::*;
+use voxnav::{Problem, Scenario};
+
+struct Args {
+    map: String,
+    scen: String,
+    costs: CostModel,
+    heuristic: Heuristic,
+    every: usize,
+    limit: usize,
+    baseline: bool,
+    paths: Option<String>,
+    csv: Option<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let mut pos = Vec::new();
+    let mut a = Args {
+        map: String::new(),
+        scen: String::new(),
+        costs: CostModel::GAME,
+        heuristic: Heuristic::Octile,
+        every: 1,
+        limit: usize::MAX,
+        baseline: false,
+        paths: None,
+        csv: None,
+    };
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--costs" => {
+                a.costs = match value()?.as_str() {
+                    "game" => CostModel::GAME,
+                    "precise" => CostModel::PRECISE,
+                    v => return Err(format!("--costs: unknown `{v}` (game|precise)")),
+                }
+            }
+            "--heuristic" => {
+                a.heuristic = match value()?.as_str() {
+                    "octile" => Heuristic::Octile,
+                    "manhattan" => Heuristic::Manhattan,
+                    v => return Err(format!("--heuristic: unknown `{v}` (octile|manhattan)")),
+                }
+            }
+            "--every" => a.every = value()?.parse().ok().filter(|&n| n > 0).ok_or("--every takes N >= 1")?,
+            "--limit" => a.limit = value()?.parse().map_err(|_| "--limit takes a number")?,
+            "--baseline" => match value()?.as_str() {
+                "pathfinding" => a.baseline = true,
+                v => return Err(format!("--baseline: unknown `{v}` (pathfinding)")),
+            },
+            "--paths" => a.paths = Some(value()?),
+            "--csv" => a.csv = Some(value()?),
+            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
+            _ => pos.push(arg),
+        }
+    }
+    let [map, scen] = <[String; 2]>::try_from(pos).map_err(|_| "usage: movingai MAP.3dmap SCEN.3dscen [options]")?;
+    a.map = map;
+    a.scen = scen;
+    Ok(a)
+}
+
+/// The `pathfinding` crate's A* on the same world, moves (strict rule), costs and heuristic.
+fn baseline(world: &VoxelWorld, p: &Problem, costs: CostModel, heuristic: Heuristic) -> Option<u64> {
+    let successors = |v: &IVec3| {
+        let v = *v;
+        let mut out = Vec::with_capacity(26);
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let d = IVec3::new(dx, dy, dz);
+                    if d == IVec3::ZERO {
+                        continue;
+                    }
+                    // Every voxel of the bounding box of v and v + d must be free.
+                    let mut free = true;
+                    for k in 1..8 {
+                        let o = IVec3::new(dx * (k & 1), dy * ((k >> 1) & 1), dz * ((k >> 2) & 1));
+                        if o != IVec3::ZERO && world.is_blocked(v + o) {
+                            free = false;
+                            break;
+                        }
+                    }
+                    if free {
+                        let axes = (dx != 0) as usize + (dy != 0) as usize + (dz != 0) as usize;
+                        out.push((v + d, costs.cost(axes)));
+                    }
+                }
+            }
+        }
+        out
+    };
+    let goal = p.goal;
+    pathfinding::prelude::astar(&p.start, successors, |v| heuristic.estimate(goal - *v, &costs), |v| *v == goal)
+        .map(|(_, cost)| cost)
+}
+
+fn percentile(sorted: &[u128], q: f64) -> u128 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let t = Instant::now();
+    let world = match VoxelWorld::load_3dmap(&args.map) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("{}: {e}", args.map);
+            return ExitCode::from(2);
+        }
+    };
+    let load_ms = t.elapsed().as_secs_f64() * 1e3;
+    let scenario = match Scenario::load(&args.scen) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{}: {e}", args.scen);
+            return ExitCode::from(2);
+        }
+    };
+    let map_name = std::path::Path::new(&args.map).file_stem().map_or(args.map.clone(), |s| s.to_string_lossy().into());
+    let config = SearchConfig { costs: args.costs, heuristic: args.heuristic, ..Default::default() };
+    let exact = args.costs == CostModel::PRECISE && args.heuristic == Heuristic::Octile;
+    let mut finder = Pathfinder::new();
+    let (mut paths_out, mut csv_out) = (String::new(), String::from("index,optimal,length,cost,expanded,micros\n"));
+    let (mut times, mut expanded) = (Vec::new(), Vec::new());
+    let (mut solved, mut matched, mut max_excess, mut sum_excess) = (0usize, 0usize, 0f64, 0f64);
+    let (mut baseline_us, mut baseline_mismatch, mut failures) = (0u128, 0usize, 0usize);
+    let picked: Vec<(usize, Problem)> =
+        scenario.problems.iter().copied().enumerate().step_by(args.every).take(args.limit).collect();
+    for &(index, p) in &picked {
+        let t = Instant::now();
+        let result = finder.find_voxel_path(&world, p.start, p.goal, &config);
+        let us = t.elapsed().as_micros();
+        times.push(us);
+        match result {
+            Ok(path) => {
+                solved += 1;
+                expanded.push(path.stats.expanded as u128);
+                let excess = (path.length - p.optimal_length) / p.optimal_length.max(f64::MIN_POSITIVE);
+                if (path.length - p.optimal_length).abs() <= 1e-6 {
+                    matched += 1;
+                } else if exact {
+                    failures += 1;
+                    eprintln!("problem {index}: length {:.8} != optimal {:.8}", path.length, p.optimal_length);
+                }
+                if p.optimal_length > 0.0 {
+                    max_excess = max_excess.max(excess);
+                    sum_excess += excess;
+                }
+                let _ = writeln!(
+                    csv_out,
+                    "{index},{:.8},{:.8},{},{},{us}",
+                    p.optimal_length, path.length, path.cost, path.stats.expanded
+                );
+                if args.paths.is_some() {
+                    let _ = write!(paths_out, "{index}");
+                    for v in &path.voxels {
+                        let _ = write!(paths_out, " {},{},{}", v.x, v.y, v.z);
+                    }
+                    paths_out.push('\n');
+                }
+                if args.baseline {
+                    let t = Instant::now();
+                    let cost = baseline(&world, &p, args.costs, args.heuristic);
+                    baseline_us += t.elapsed().as_micros();
+                    if cost != Some(path.cost) && args.heuristic == Heuristic::Octile {
+                        baseline_mismatch += 1;
+                        eprintln!("problem {index}: baseline cost {cost:?} != ours {}", path.cost);
+                    }
+                }
+            }
+            Err(e) => {
+                failures += usize::from(exact);
+                eprintln!("problem {index}: {e}");
+                let _ = writeln!(csv_out, "{index},{:.8},,,,{us}", p.optimal_length);
+            }
+        }
+    }
+    for (file, text) in [(&args.paths, &paths_out), (&args.csv, &csv_out)] {
+        if let Some(file) = file
+            && let Err(e) = std::fs::write(file, text)
+        {
+            eprintln!("{file}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let total_us: u128 = times.iter().sum();
+    times.sort_unstable();
+    expanded.sort_unstable();
+    let mut summary = format!(
+        "summary map={map_name} problems={} solved={solved} matched={matched} max_excess={max_excess:.6} \
+         mean_excess={:.6} grid_bytes={} load_ms={load_ms:.1} total_ms={:.1} median_us={} p99_us={} max_us={} \
+         median_expanded={}",
+        picked.len(),
+        if solved > 0 { sum_excess / solved as f64 } else { 0.0 },
+        world.memory_bytes(),
+        total_us as f64 / 1e3,
+        percentile(&times, 0.5),
+        percentile(&times, 0.99),
+        times.last().copied().unwrap_or(0),
+        percentile(&expanded, 0.5),
+    );
+    if args.baseline {
+        let _ = write!(
+            summary,
+            " baseline_total_ms={:.1} baseline_ratio={:.2} baseline_mismatch={baseline_mismatch}",
+            baseline_us as f64 / 1e3,
+            baseline_us as f64 / total_us.max(1) as f64
+        );
+    }
+    println!("{summary}");
+    if failures > 0 || baseline_mismatch > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}

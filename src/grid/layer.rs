@@ -1,0 +1,77 @@
+//! One bit per voxel, stored sparsely in chunks of 16 x 16 x 16 voxels.
+//!
+//! A chunk is 256 rows of 16 bits (one `u16` per `(y, z)` row, bit `x`): 512 bytes. A dense
+//! table maps each chunk of the world to a slot; slot 0 is a shared all-zero chunk, so a chunk
+//! with no set bit costs 4 bytes and a read never hashes: table index, then one load.
+
+/// log2 of the chunk edge.
+pub(crate) const CHUNK_SHIFT: i32 = 4;
+/// Chunk edge in voxels.
+pub(crate) const CHUNK: i32 = 1 << CHUNK_SHIFT;
+/// `v & CHUNK_MASK` is a coordinate inside its chunk.
+pub(crate) const CHUNK_MASK: i32 = CHUNK - 1;
+/// Voxels in one chunk.
+pub(crate) const CHUNK_VOXELS: usize = (CHUNK * CHUNK * CHUNK) as usize;
+const ROWS: usize = (CHUNK * CHUNK) as usize;
+
+/// A sparse bit set over the voxels of a world; the world owns the chunk geometry.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BitLayer {
+    /// Slot of each chunk (0: the shared empty chunk).
+    slots: Vec<u32>,
+    /// `ROWS` rows per slot, slot 0 all zero.
+    rows: Vec<u16>,
+}
+
+impl BitLayer {
+    pub(crate) fn new(chunks: usize) -> Self {
+        Self { slots: vec![0; chunks], rows: vec![0; ROWS] }
+    }
+
+    /// Whether no bit was ever set (no chunk allocated).
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rows.len() == ROWS
+    }
+
+    /// Row index of local `(ly, lz)` in chunk `chunk`.
+    #[inline]
+    fn row_index(&self, chunk: usize, ly: i32, lz: i32) -> usize {
+        self.slots[chunk] as usize * ROWS + ((lz << CHUNK_SHIFT) | ly) as usize
+    }
+
+    /// The 16-bit row `(ly, lz)` of chunk `chunk`.
+    #[inline]
+    pub(crate) fn row(&self, chunk: usize, ly: i32, lz: i32) -> u32 {
+        u32::from(self.rows[self.row_index(chunk, ly, lz)])
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, chunk: usize, l: [i32; 3]) -> bool {
+        self.row(chunk, l[1], l[2]) >> l[0] & 1 != 0
+    }
+
+    /// Bytes of heap this layer holds.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * 4 + self.rows.capacity() * 2
+    }
+}
+
+impl BitLayer {
+    /// Sets (or clears) the bits `bits` of row `(ly, lz)` of chunk `chunk`.
+    pub(crate) fn fill_row(&mut self, chunk: usize, ly: i32, lz: i32, bits: u16, value: bool) {
+        if self.slots[chunk] == 0 {
+            if !value {
+                return;
+            }
+            self.slots[chunk] = (self.rows.len() / ROWS) as u32;
+            self.rows.resize(self.rows.len() + ROWS, 0);
+        }
+        let i = self.row_index(chunk, ly, lz);
+        if value {
+            self.rows[i] |= bits;
+        } else {
+            self.rows[i] &= !bits;
+        }
+    }
+}

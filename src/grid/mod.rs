@@ -1,0 +1,5 @@
+//! The sparse voxel world and the tables the searches read it through.
+
+pub(crate) mod layer;
+pub(crate) mod moves;
+pub(crate) mod world;

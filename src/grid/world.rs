@@ -1,0 +1,479 @@
+//! [`VoxelWorld`]: a bounded, sparse voxel grid of air, water and solid voxels.
+
+use glam::{IVec3, UVec3, Vec3};
+
+use super::layer::{BitLayer, CHUNK, CHUNK_MASK, CHUNK_SHIFT};
+use super::moves::bit;
+use crate::agent::Agent;
+use crate::error::WorldError;
+use crate::medium::{Media, Voxel};
+
+/// A bounded voxel world, stored sparsely: memory grows with the solid and watery regions, not
+/// with the volume.
+///
+/// # Conventions
+/// - Axes: right-handed, **+Y is up** (glTF, Bevy). The benchmark loader keeps a file's own axes.
+/// - Voxel `v` (integer coordinates, `0 <= v < dims()`) is the cube
+///   `origin + v * voxel_size ..= origin + (v + 1) * voxel_size`: integer coordinates name the
+///   **min corner**; [`voxel_center`](Self::voxel_center) is `+ 0.5` voxel.
+/// - World units (metres, say) for points, sizes and lengths; voxel units for `IVec3`.
+/// - Every voxel starts as [`Voxel::Air`]; everything outside the bounds counts as solid.
+///
+/// The world is `Send + Sync`: any number of threads may search it at once, each with its own
+/// [`Pathfinder`](crate::Pathfinder).
+///
+/// # Examples
+/// ```
+/// use glam::{IVec3, Vec3};
+/// use voxnav::{Agent, Voxel, VoxelWorld};
+/// let agent = Agent::new(1.0, 0.5, 0.5).unwrap();
+/// let mut world = VoxelWorld::for_agent(&agent, Vec3::ZERO, Vec3::splat(16.0)).unwrap();
+/// assert_eq!(world.dims(), glam::UVec3::splat(16));
+/// world.fill_box(Vec3::new(4.0, 0.0, 4.0), Vec3::new(6.0, 10.0, 6.0), Voxel::Solid).unwrap();
+/// assert!(world.is_blocked(IVec3::new(5, 3, 5)));
+/// assert_eq!(world.voxel_at(Vec3::new(5.5, 3.2, 5.9)), IVec3::new(5, 3, 5));
+/// assert_eq!(world.voxel_center(IVec3::new(5, 3, 5)), Vec3::new(5.5, 3.5, 5.5));
+/// ```
+#[derive(Debug, Clone)]
+pub struct VoxelWorld {
+    origin: Vec3,
+    voxel_size: f32,
+    dims: IVec3,
+    chunk_dims: IVec3,
+    solid: BitLayer,
+    water: BitLayer,
+    revision: u64,
+}
+
+/// How one query sees voxels: which free media it treats as blocked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pass {
+    water_blocked: bool,
+    air_blocked: bool,
+}
+
+impl Pass {
+    pub(crate) fn new(media: &Media) -> Self {
+        Self { water_blocked: media.water.is_none(), air_blocked: media.air.is_none() }
+    }
+}
+
+/// Neighbourhood bits with the given offset on one axis, for the out-of-bounds masks.
+const fn face_mask(axis: usize, side: i32) -> u32 {
+    let mut m = 0;
+    let mut a = -1;
+    while a <= 1 {
+        let mut b = -1;
+        while b <= 1 {
+            m |= 1
+                << match axis {
+                    0 => bit(side, a, b),
+                    1 => bit(a, side, b),
+                    _ => bit(a, b, side),
+                };
+            b += 1;
+        }
+        a += 1;
+    }
+    m
+}
+const OUTSIDE: [[u32; 2]; 3] =
+    [[face_mask(0, -1), face_mask(0, 1)], [face_mask(1, -1), face_mask(1, 1)], [face_mask(2, -1), face_mask(2, 1)]];
+
+impl VoxelWorld {
+    /// Largest number of voxels along one axis.
+    pub const MAX_AXIS: u32 = 1 << 20;
+    /// Largest number of voxels in a world (2^36, so the chunk table stays under 64 MiB).
+    pub const MAX_VOXELS: u64 = 1 << 36;
+
+    /// An all-air world of `dims` voxels of edge `voxel_size`, whose voxel `(0, 0, 0)` has its
+    /// min corner at `origin`.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidVoxelSize`], [`WorldError::InvalidBounds`] for a non-finite origin,
+    /// [`WorldError::InvalidDimensions`] for a zero axis or more than [`Self::MAX_AXIS`] /
+    /// [`Self::MAX_VOXELS`].
+    pub fn new(origin: Vec3, voxel_size: f32, dims: UVec3) -> Result<Self, WorldError> {
+        if !(voxel_size.is_finite() && voxel_size > 0.0) {
+            return Err(WorldError::InvalidVoxelSize(voxel_size));
+        }
+        if !origin.is_finite() {
+            return Err(WorldError::InvalidBounds);
+        }
+        let d = dims.as_u64vec3();
+        if dims.min_element() == 0 || dims.max_element() > Self::MAX_AXIS || d.x * d.y * d.z > Self::MAX_VOXELS {
+            return Err(WorldError::InvalidDimensions { x: d.x, y: d.y, z: d.z });
+        }
+        let dims = dims.as_ivec3();
+        let chunk_dims = (dims + CHUNK - 1) >> CHUNK_SHIFT;
+        let chunks = chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize;
+        Ok(Self {
+            origin,
+            voxel_size,
+            dims,
+            chunk_dims,
+            solid: BitLayer::new(chunks),
+            water: BitLayer::new(chunks),
+            revision: 0,
+        })
+    }
+
+    /// An all-air world covering the box `min..max` (world units) with voxels of the agent's
+    /// [step](Agent::step). The box is rounded up to whole voxels; `min` is the origin.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidBounds`] if the box is not finite or empty on an axis, else as
+    /// [`VoxelWorld::new`].
+    pub fn for_agent(agent: &Agent, min: Vec3, max: Vec3) -> Result<Self, WorldError> {
+        if !(min.is_finite() && max.is_finite()) || min.cmpge(max).any() {
+            return Err(WorldError::InvalidBounds);
+        }
+        let step = agent.step();
+        let n = ((max - min) / step).ceil();
+        if n.max_element() > Self::MAX_AXIS as f32 {
+            let n = n.as_dvec3();
+            return Err(WorldError::InvalidDimensions { x: n.x as u64, y: n.y as u64, z: n.z as u64 });
+        }
+        Self::new(min, step, n.as_uvec3())
+    }
+
+    /// Voxels along each axis.
+    #[must_use]
+    #[inline]
+    pub fn dims(&self) -> UVec3 {
+        self.dims.as_uvec3()
+    }
+
+    /// Edge of one voxel, in world units.
+    #[must_use]
+    #[inline]
+    pub fn voxel_size(&self) -> f32 {
+        self.voxel_size
+    }
+
+    /// World position of the min corner of voxel `(0, 0, 0)`.
+    #[must_use]
+    #[inline]
+    pub fn origin(&self) -> Vec3 {
+        self.origin
+    }
+
+    /// The world's box in world units: `(min, max)`.
+    #[must_use]
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        (self.origin, self.origin + self.dims.as_vec3() * self.voxel_size)
+    }
+
+    /// A counter bumped by every edit; caches derived from the world compare it.
+    #[must_use]
+    #[inline]
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Whether voxel `v` lies inside the bounds.
+    #[must_use]
+    #[inline]
+    pub fn contains(&self, v: IVec3) -> bool {
+        v.cmpge(IVec3::ZERO).all() && v.cmplt(self.dims).all()
+    }
+
+    /// The voxel containing world point `p` (floor), which may lie outside the bounds. Non-finite
+    /// coordinates saturate; see [`try_voxel_at`](Self::try_voxel_at) for a checked version.
+    #[must_use]
+    #[inline]
+    pub fn voxel_at(&self, p: Vec3) -> IVec3 {
+        ((p - self.origin) / self.voxel_size).floor().as_ivec3()
+    }
+
+    /// The voxel containing `p`, or `None` if `p` is not finite or lies outside the bounds.
+    #[must_use]
+    pub fn try_voxel_at(&self, p: Vec3) -> Option<IVec3> {
+        let v = self.voxel_at(p);
+        (p.is_finite() && self.contains(v)).then_some(v)
+    }
+
+    /// World position of the centre of voxel `v`.
+    #[must_use]
+    #[inline]
+    pub fn voxel_center(&self, v: IVec3) -> Vec3 {
+        self.origin + (v.as_vec3() + 0.5) * self.voxel_size
+    }
+
+    /// World position of the min corner of voxel `v`.
+    #[must_use]
+    #[inline]
+    pub fn voxel_min(&self, v: IVec3) -> Vec3 {
+        self.origin + v.as_vec3() * self.voxel_size
+    }
+
+    #[inline]
+    fn chunk(&self, c: IVec3) -> usize {
+        ((c.z * self.chunk_dims.y + c.y) * self.chunk_dims.x + c.x) as usize
+    }
+
+    /// The state of voxel `v`; [`Voxel::Solid`] outside the bounds.
+    #[must_use]
+    #[inline]
+    pub fn get(&self, v: IVec3) -> Voxel {
+        if !self.contains(v) {
+            return Voxel::Solid;
+        }
+        let c = self.chunk(v >> CHUNK_SHIFT);
+        let l = (v & CHUNK_MASK).to_array();
+        if self.solid.get(c, l) {
+            Voxel::Solid
+        } else if self.water.get(c, l) {
+            Voxel::Water
+        } else {
+            Voxel::Air
+        }
+    }
+
+    /// Whether `v` is solid or outside the bounds.
+    #[must_use]
+    #[inline]
+    pub fn is_blocked(&self, v: IVec3) -> bool {
+        self.get(v) == Voxel::Solid
+    }
+
+    /// Sets voxel `v`.
+    ///
+    /// # Errors
+    /// [`WorldError::OutOfBounds`] if `v` is outside the world; nothing changes.
+    pub fn set(&mut self, v: IVec3, voxel: Voxel) -> Result<(), WorldError> {
+        if !self.contains(v) {
+            return Err(WorldError::OutOfBounds(v));
+        }
+        let c = self.chunk(v >> CHUNK_SHIFT);
+        let l = (v & CHUNK_MASK).to_array();
+        self.solid.fill_row(c, l[1], l[2], 1 << l[0], voxel == Voxel::Solid);
+        self.water.fill_row(c, l[1], l[2], 1 << l[0], voxel == Voxel::Water);
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Sets every voxel of the inclusive voxel box `min..=max`, clipped to the bounds. Returns
+    /// how many voxels it set (0 if the box misses the world).
+    pub fn fill_voxels(&mut self, min: IVec3, max: IVec3, voxel: Voxel) -> usize {
+        let lo = min.max(IVec3::ZERO);
+        let hi = max.min(self.dims - 1);
+        if lo.cmpgt(hi).any() {
+            return 0;
+        }
+        for z in lo.z..=hi.z {
+            for y in lo.y..=hi.y {
+                let mut x = lo.x;
+                while x <= hi.x {
+                    let end = (x | CHUNK_MASK).min(hi.x);
+                    let c = self.chunk(IVec3::new(x, y, z) >> CHUNK_SHIFT);
+                    let bits = (((1u32 << (end - x + 1)) - 1) << (x & CHUNK_MASK)) as u16;
+                    let (ly, lz) = (y & CHUNK_MASK, z & CHUNK_MASK);
+                    self.solid.fill_row(c, ly, lz, bits, voxel == Voxel::Solid);
+                    self.water.fill_row(c, ly, lz, bits, voxel == Voxel::Water);
+                    x = end + 1;
+                }
+            }
+        }
+        self.revision += 1;
+        let n = hi - lo + 1;
+        n.x as usize * n.y as usize * n.z as usize
+    }
+
+    /// Sets every voxel whose cell overlaps the world-space box `min..max` (conservative: a
+    /// voxel the box enters at all is set; a flat or point box still sets the voxels it lies
+    /// in). Returns how many voxels it set.
+    ///
+    /// # Errors
+    /// [`WorldError::NonFinite`] if a coordinate is NaN or infinite; nothing changes.
+    pub fn fill_box(&mut self, min: Vec3, max: Vec3, voxel: Voxel) -> Result<usize, WorldError> {
+        if !(min.is_finite() && max.is_finite()) {
+            return Err(WorldError::NonFinite);
+        }
+        let (lo, hi) = (min.min(max), min.max(max));
+        let a = ((lo - self.origin) / self.voxel_size).floor();
+        let b = ((hi - self.origin) / self.voxel_size).ceil() - 1.0;
+        let (a, b) = (self.clamp_voxel(a), self.clamp_voxel(b.max(a)));
+        Ok(self.fill_voxels(a, b, voxel))
+    }
+
+    /// Sets every voxel whose cell the ball of `radius` around `center` overlaps (distance from
+    /// the centre to the cell below `radius`). Returns how many voxels it set.
+    ///
+    /// # Errors
+    /// [`WorldError::NonFinite`] if the centre or radius is not finite, or the radius is
+    /// negative; nothing changes.
+    pub fn fill_sphere(&mut self, center: Vec3, radius: f32, voxel: Voxel) -> Result<usize, WorldError> {
+        if !(center.is_finite() && radius.is_finite() && radius >= 0.0) {
+            return Err(WorldError::NonFinite);
+        }
+        let c = (center - self.origin) / self.voxel_size;
+        let r = radius / self.voxel_size;
+        let lo = self.clamp_voxel((c - r).floor());
+        let hi = self.clamp_voxel((c + r).ceil() - 1.0);
+        let mut count = 0;
+        for z in lo.z..=hi.z {
+            for y in lo.y..=hi.y {
+                for x in lo.x..=hi.x {
+                    let v = IVec3::new(x, y, z);
+                    let cell = v.as_vec3();
+                    let closest = c.clamp(cell, cell + 1.0);
+                    if closest.distance_squared(c) < r * r {
+                        count += self.fill_voxels(v, v, voxel);
+                    }
+                }
+            }
+        }
+        Ok(count)
+    }
+
+    /// Clamps a voxel coordinate given as floats into `-1..=dims` (so far-off shapes clip).
+    fn clamp_voxel(&self, v: Vec3) -> IVec3 {
+        v.clamp(Vec3::splat(-1.0), self.dims.as_vec3()).as_ivec3()
+    }
+
+    /// Bytes of heap the world holds (its sparse occupancy and water layers).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.solid.heap_bytes() + self.water.heap_bytes()
+    }
+
+    /// Whether any voxel was ever set to water (a fast path for dry worlds).
+    #[must_use]
+    pub fn has_water(&self) -> bool {
+        !self.water.is_empty()
+    }
+
+    /// Whether `v` is inside the world and of a medium `pass` allows.
+    #[inline]
+    pub(crate) fn passable(&self, v: IVec3, pass: Pass) -> bool {
+        match self.get(v) {
+            Voxel::Solid => false,
+            Voxel::Water => !pass.water_blocked,
+            Voxel::Air => !pass.air_blocked,
+        }
+    }
+
+    /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
+    /// `v` must be inside the world.
+    #[inline]
+    pub(crate) fn blocked_mask(&self, v: IVec3, pass: Pass) -> u32 {
+        let mut mask = 0;
+        let last = self.dims - 1;
+        for axis in 0..3 {
+            mask |= if v[axis] == 0 { OUTSIDE[axis][0] } else { 0 };
+            mask |= if v[axis] == last[axis] { OUTSIDE[axis][1] } else { 0 };
+        }
+        let read_water = (pass.water_blocked || pass.air_blocked) && !self.water.is_empty();
+        let (wmask, amask) = (if pass.water_blocked { 0xFFFF } else { 0 }, if pass.air_blocked { 0xFFFF } else { 0 });
+        let cx = v.x >> CHUNK_SHIFT;
+        let lx = v.x & CHUNK_MASK;
+        let row = |chunk: usize, ly: i32, lz: i32| -> u32 {
+            let s = self.solid.row(chunk, ly, lz);
+            let w = if read_water { self.water.row(chunk, ly, lz) } else { 0 };
+            s | (w & wmask) | (!w & amask)
+        };
+        for dz in -1..=1 {
+            let z = v.z + dz;
+            if z < 0 || z > last.z {
+                continue;
+            }
+            for dy in -1..=1 {
+                let y = v.y + dy;
+                if y < 0 || y > last.y {
+                    continue;
+                }
+                let (ly, lz) = (y & CHUNK_MASK, z & CHUNK_MASK);
+                let c = self.chunk(IVec3::new(cx, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT));
+                let r = row(c, ly, lz);
+                let bits = if lx != 0 && lx != CHUNK_MASK {
+                    (r >> (lx - 1)) & 7
+                } else if lx == 0 {
+                    let left = if cx > 0 { row(c - 1, ly, lz) >> CHUNK_MASK & 1 } else { 0 };
+                    left | (r & 3) << 1
+                } else {
+                    let right = if cx + 1 < self.chunk_dims.x { row(c + 1, ly, lz) & 1 } else { 0 };
+                    (r >> (CHUNK - 2)) & 3 | right << 2
+                };
+                mask |= bits << bit(-1, dy, dz);
+            }
+        }
+        mask
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::moves::OFFSETS;
+
+    fn naive_mask(w: &VoxelWorld, v: IVec3, pass: Pass) -> u32 {
+        let mut m = 0;
+        for d in OFFSETS {
+            if !w.passable(v + d, pass) {
+                m |= 1 << bit(d.x, d.y, d.z);
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn blocked_mask_matches_voxel_reads_across_chunk_borders() {
+        let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(35, 18, 20)).unwrap();
+        let mut seed = 12345u64;
+        for z in 0..20 {
+            for y in 0..18 {
+                for x in 0..35 {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let v = match seed >> 60 {
+                        0..=2 => Voxel::Solid,
+                        3..=6 => Voxel::Water,
+                        _ => Voxel::Air,
+                    };
+                    w.set(IVec3::new(x, y, z), v).unwrap();
+                }
+            }
+        }
+        for media in [Media::ANY, Media::AIR, Media::WATER] {
+            let pass = Pass::new(&media);
+            for z in 0..20 {
+                for y in 0..18 {
+                    for x in 0..35 {
+                        let v = IVec3::new(x, y, z);
+                        let centre = 1 << bit(0, 0, 0);
+                        assert_eq!(w.blocked_mask(v, pass) & !centre, naive_mask(&w, v, pass), "{v} {media:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fills_are_conservative_and_clipped() {
+        let mut w = VoxelWorld::new(Vec3::splat(-8.0), 0.5, UVec3::splat(32)).unwrap();
+        assert_eq!(w.fill_box(Vec3::ZERO, Vec3::ONE, Voxel::Solid).unwrap(), 8);
+        assert_eq!(w.fill_box(Vec3::splat(0.1), Vec3::splat(0.2), Voxel::Water).unwrap(), 1);
+        assert_eq!(w.get(w.voxel_at(Vec3::splat(0.15))), Voxel::Water);
+        assert_eq!(w.fill_box(Vec3::splat(100.0), Vec3::splat(200.0), Voxel::Solid).unwrap(), 0);
+        assert_eq!(w.fill_box(Vec3::splat(7.0), Vec3::splat(200.0), Voxel::Solid).unwrap(), 8);
+        assert!(w.fill_box(Vec3::NAN, Vec3::ONE, Voxel::Solid).is_err());
+        // Centred on a voxel centre, radius 0.8 voxel: the 3x3x3 block but its 8 corners
+        // (0.866 voxel away).
+        let n = w.fill_sphere(Vec3::splat(-3.75), 0.4, Voxel::Solid).unwrap();
+        assert_eq!(n, 27 - 8);
+        assert!(w.set(IVec3::splat(32), Voxel::Solid).is_err());
+        assert_eq!(w.get(IVec3::new(-1, 0, 0)), Voxel::Solid);
+    }
+
+    #[test]
+    fn rejects_bad_worlds() {
+        assert!(VoxelWorld::new(Vec3::ZERO, 0.0, UVec3::ONE).is_err());
+        assert!(VoxelWorld::new(Vec3::ZERO, f32::NAN, UVec3::ONE).is_err());
+        assert!(VoxelWorld::new(Vec3::NAN, 1.0, UVec3::ONE).is_err());
+        assert!(VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(0, 1, 1)).is_err());
+        assert!(VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(1 << 20)).is_err());
+        let a = Agent::new(1.0, 1.0, 1.0).unwrap();
+        assert!(VoxelWorld::for_agent(&a, Vec3::ZERO, Vec3::ZERO).is_err());
+        assert!(VoxelWorld::for_agent(&a, Vec3::ZERO, Vec3::splat(1e30)).is_err());
+    }
+}

@@ -1,0 +1,3 @@
+//! Readers for benchmark file formats.
+
+pub(crate) mod movingai;

@@ -1,0 +1,41 @@
+#![doc = include_str!("../README.md")]
+//!
+//! # Crate map
+//!
+//! Start from [`VoxelWorld`] (build or load a world), then ask a [`Pathfinder`] for a [`Path`]
+//! with a [`SearchConfig`]. [`Agent`] sizes the world's voxels; [`Media`] says where an agent may
+//! go; [`Scenario`] reads benchmark problems.
+//!
+//! # Benchmark maps
+//!
+//! [`VoxelWorld::from_3dmap`] and [`Scenario::from_3dscen`] read the Moving AI Lab 3D formats
+//! (Brewer & Sturtevant 2018): a `.3dmap` is a header `voxel X Y Z` then one blocked voxel
+//! `x y z` per line; a `.3dscen` is `version 1`, a map name, then
+//! `sx sy sz gx gy gz optimal_length ratio` per line.
+
+mod agent;
+mod error;
+mod grid;
+mod io;
+mod medium;
+mod search;
+
+pub use agent::Agent;
+pub use error::{LoadError, PathError, WorldError};
+pub use grid::world::VoxelWorld;
+pub use io::movingai::{Problem, Scenario};
+pub use medium::{Media, Voxel};
+pub use search::astar::{Pathfinder, SearchStep};
+pub use search::path::{Path, SearchStats};
+pub use search::{CostModel, DiagonalRule, Heuristic, SearchConfig};
+
+/// The glam version this crate's API uses, re-exported so callers match it.
+pub use glam;
+
+/// The types most programs need: `use voxnav::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Agent, CostModel, DiagonalRule, Heuristic, Media, Path, PathError, Pathfinder, SearchConfig, Voxel, VoxelWorld,
+    };
+    pub use glam::{IVec3, Vec3};
+}

@@ -1,0 +1,293 @@
+//! [`Pathfinder`]: reusable state for 26-neighbour A* over a [`VoxelWorld`].
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::{IVec3, Vec3};
+
+use crate::error::PathError;
+use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
+use crate::grid::world::{Pass, VoxelWorld};
+use crate::search::config::SearchConfig;
+use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK};
+use crate::search::path::{Path, SearchStats, voxel_length};
+
+/// An open-list entry: lowest `f` first, then highest `g` (deepest), then lowest slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Open {
+    f: u64,
+    g: u64,
+    slot: u32,
+}
+
+impl Ord for Open {
+    #[inline]
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.f.cmp(&self.f).then(self.g.cmp(&o.g)).then(o.slot.cmp(&self.slot))
+    }
+}
+impl PartialOrd for Open {
+    #[inline]
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// Where a search stands after [`Pathfinder::advance`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum SearchStep {
+    /// Not finished: call [`Pathfinder::advance`] again.
+    Pending,
+    /// The goal was reached.
+    Found(Path),
+    /// No path (see the error).
+    Failed(PathError),
+}
+
+/// The query a [`Pathfinder`] is working on.
+#[derive(Debug, Clone, Copy, Default)]
+struct Query {
+    goal: IVec3,
+    config: SearchConfig,
+    pass: Option<Pass>,
+    move_cost: [u64; MOVES],
+    weighted: bool,
+    done: bool,
+}
+
+/// Reusable search state for A* over a [`VoxelWorld`].
+///
+/// Keep one per thread (or per agent) and reuse it: a query's memory grows with the nodes it
+/// touches (about 9 bytes per voxel of each 16^3 chunk it enters, plus 8 bytes per world chunk
+/// for the page table), and the next query reuses it without reallocating.
+///
+/// # Examples
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(20, 10, 20)).unwrap();
+/// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 9, 18), Voxel::Solid); // a wall
+/// let mut finder = Pathfinder::new();
+/// let path = finder
+///     .find_voxel_path(&world, IVec3::new(2, 5, 2), IVec3::new(18, 5, 2), &SearchConfig::default())
+///     .unwrap();
+/// assert_eq!(path.voxels.first(), Some(&IVec3::new(2, 5, 2)));
+/// assert!(path.voxels.iter().all(|&v| !world.is_blocked(v)));
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct Pathfinder {
+    nodes: NodeStore,
+    open: BinaryHeap<Open>,
+    stats: SearchStats,
+    query: Query,
+}
+
+impl Pathfinder {
+    /// An empty pathfinder; it allocates on first use.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Finds a path between two world-space points: from the voxel containing `start` to the
+    /// voxel containing `goal`. See [`find_voxel_path`](Self::find_voxel_path).
+    ///
+    /// # Errors
+    /// [`PathError::NonFinite`] for a NaN or infinite coordinate, else as
+    /// [`find_voxel_path`](Self::find_voxel_path).
+    pub fn find_path(
+        &mut self,
+        world: &VoxelWorld,
+        start: Vec3,
+        goal: Vec3,
+        config: &SearchConfig,
+    ) -> Result<Path, PathError> {
+        if !start.is_finite() {
+            return Err(PathError::NonFinite { which: "start" });
+        }
+        if !goal.is_finite() {
+            return Err(PathError::NonFinite { which: "goal" });
+        }
+        self.find_voxel_path(world, world.voxel_at(start), world.voxel_at(goal), config)
+    }
+
+    /// Finds a cheapest path (optimal with [`Heuristic::Octile`](crate::Heuristic::Octile) or
+    /// [`Heuristic::Zero`](crate::Heuristic::Zero)) from voxel `start` to voxel `goal`.
+    ///
+    /// Deterministic: the same world and query give the same path on every run and platform.
+    ///
+    /// # Errors
+    /// [`PathError::InvalidCosts`], [`PathError::StartOutOfBounds`],
+    /// [`PathError::GoalOutOfBounds`], [`PathError::StartBlocked`], [`PathError::GoalBlocked`],
+    /// [`PathError::Unreachable`], [`PathError::BudgetExhausted`].
+    pub fn find_voxel_path(
+        &mut self,
+        world: &VoxelWorld,
+        start: IVec3,
+        goal: IVec3,
+        config: &SearchConfig,
+    ) -> Result<Path, PathError> {
+        self.begin(world, start, goal, config)?;
+        match self.advance(world, usize::MAX) {
+            SearchStep::Found(path) => Ok(path),
+            SearchStep::Failed(e) => Err(e),
+            SearchStep::Pending => unreachable!("an unbounded advance always finishes"),
+        }
+    }
+
+    /// Starts a search that [`advance`](Self::advance) carries out, a slice at a time.
+    ///
+    /// # Errors
+    /// The endpoint and cost errors of [`find_voxel_path`](Self::find_voxel_path), at once.
+    pub fn begin(
+        &mut self,
+        world: &VoxelWorld,
+        start: IVec3,
+        goal: IVec3,
+        config: &SearchConfig,
+    ) -> Result<(), PathError> {
+        self.query.done = true;
+        config.costs.validate()?;
+        let pass = Pass::new(&config.media);
+        if !world.contains(start) {
+            return Err(PathError::StartOutOfBounds(start));
+        }
+        if !world.contains(goal) {
+            return Err(PathError::GoalOutOfBounds(goal));
+        }
+        if !world.passable(start, pass) {
+            return Err(PathError::StartBlocked(start));
+        }
+        if !world.passable(goal, pass) {
+            return Err(PathError::GoalBlocked(goal));
+        }
+        let mut move_cost = [0; MOVES];
+        for (m, c) in move_cost.iter_mut().enumerate() {
+            *c = config.costs.cost(axes(m));
+        }
+        let weighted =
+            [config.media.air, config.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water();
+        self.query = Query { goal, config: *config, pass: Some(pass), move_cost, weighted, done: false };
+        self.stats = SearchStats::default();
+        self.open.clear();
+        let chunk_dims = (world.dims().as_ivec3() + 15) >> 4;
+        self.nodes.reset(chunk_dims);
+        let slot = self.nodes.slot(start);
+        self.nodes.g[slot] = 0;
+        self.nodes.info[slot] = OPEN | NO_PARENT;
+        let h = config.heuristic.estimate(goal - start, &config.costs);
+        self.open.push(Open { f: h, g: 0, slot: slot as u32 });
+        self.stats.generated = 1;
+        self.stats.peak_open = 1;
+        Ok(())
+    }
+
+    /// Expands at most `budget` more nodes of the search started by [`begin`](Self::begin).
+    /// `world` must be the world given to `begin`, unchanged.
+    ///
+    /// Returns [`SearchStep::Pending`] while the search goes on; the result is the same as
+    /// [`find_voxel_path`](Self::find_voxel_path)'s, however it is sliced. After a
+    /// `Found`/`Failed` step, or with no search begun, it returns
+    /// `Failed(PathError::Unreachable)` until the next `begin`.
+    pub fn advance(&mut self, world: &VoxelWorld, budget: usize) -> SearchStep {
+        let Some(pass) = self.query.pass.filter(|_| !self.query.done) else {
+            return SearchStep::Failed(PathError::Unreachable { expanded: 0 });
+        };
+        let q = self.query;
+        let (rule, heuristic, costs) = (q.config.diagonal, q.config.heuristic, q.config.costs);
+        let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
+        let mut left = budget;
+        while let Some(&Open { g, slot, .. }) = self.open.peek() {
+            let slot = slot as usize;
+            if self.nodes.info[slot] & CLOSED != 0 {
+                self.open.pop();
+                continue;
+            }
+            let v = self.nodes.voxel(slot);
+            if v == q.goal {
+                self.query.done = true;
+                return SearchStep::Found(self.build_path(world, slot, g));
+            }
+            if self.stats.expanded >= max_expansions {
+                self.query.done = true;
+                return SearchStep::Failed(PathError::BudgetExhausted { expanded: self.stats.expanded });
+            }
+            if left == 0 {
+                return SearchStep::Pending;
+            }
+            self.open.pop();
+            left -= 1;
+            self.nodes.info[slot] |= CLOSED;
+            self.stats.expanded += 1;
+            let mut legal = legal_moves(world.blocked_mask(v, pass), rule);
+            while legal != 0 {
+                let m = legal.trailing_zeros() as usize;
+                legal &= legal - 1;
+                let n = v + OFFSETS[m];
+                let mut cost = q.move_cost[m];
+                if q.weighted {
+                    let w = q.config.media.weight(world.get(n)).unwrap_or(100);
+                    cost = cost * u64::from(w) / 100;
+                }
+                let ns = self.nodes.slot(n);
+                let info = self.nodes.info[ns];
+                if info & CLOSED != 0 {
+                    continue;
+                }
+                let ng = g + cost;
+                if info & OPEN == 0 || ng < self.nodes.g[ns] {
+                    self.nodes.g[ns] = ng;
+                    self.nodes.info[ns] = OPEN | m as u8;
+                    let f = ng + heuristic.estimate(q.goal - n, &costs);
+                    self.open.push(Open { f, g: ng, slot: ns as u32 });
+                    self.stats.generated += 1;
+                }
+            }
+            self.stats.peak_open = self.stats.peak_open.max(self.open.len());
+        }
+        self.query.done = true;
+        SearchStep::Failed(PathError::Unreachable { expanded: self.stats.expanded })
+    }
+
+    /// Statistics of the current (or last) search.
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Bytes of heap this pathfinder holds.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>()
+    }
+
+    fn build_path(&self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {
+        let mut voxels = vec![self.nodes.voxel(goal_slot)];
+        let mut slot = goal_slot;
+        loop {
+            let m = self.nodes.info[slot] & PARENT_MASK;
+            if m == NO_PARENT {
+                break;
+            }
+            let prev = *voxels.last().expect("non-empty") - OFFSETS[m as usize];
+            voxels.push(prev);
+            slot = self.nodes.find(prev).expect("a parent was touched by this search");
+        }
+        voxels.reverse();
+        let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
+        let length = voxel_length(&voxels) * f64::from(world.voxel_size());
+        Path { voxels, points, cost, length, stats: self.stats }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn world_and_pathfinder_are_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<VoxelWorld>();
+        check::<Pathfinder>();
+    }
+}

@@ -1,0 +1,10 @@
+//! Path searches over a [`VoxelWorld`](crate::VoxelWorld) and their configuration.
+
+pub(crate) mod astar;
+pub(crate) mod config;
+pub(crate) mod heuristic;
+pub(crate) mod nodes;
+pub(crate) mod path;
+
+pub use config::{CostModel, DiagonalRule, SearchConfig};
+pub use heuristic::Heuristic;

@@ -1,0 +1,42 @@
+//! What a successful search returns.
+
+use glam::{IVec3, Vec3};
+
+/// Counters of one search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SearchStats {
+    /// Nodes taken from the open list and expanded.
+    pub expanded: usize,
+    /// Nodes put on the open list (including improvements of a node already on it).
+    pub generated: usize,
+    /// Largest size the open list reached.
+    pub peak_open: usize,
+}
+
+/// A path from start to goal through a [`VoxelWorld`](crate::VoxelWorld).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    /// Voxels from start to goal, inclusive; each step is one legal move.
+    pub voxels: Vec<IVec3>,
+    /// The centres of [`voxels`](Self::voxels), in world units.
+    pub points: Vec<Vec3>,
+    /// Total cost in cost units of the query's [`CostModel`](crate::CostModel), media weights
+    /// included.
+    pub cost: u64,
+    /// Euclidean length of the polyline through the voxel centres, in world units.
+    pub length: f64,
+    /// What the search did.
+    pub stats: SearchStats,
+}
+
+/// Euclidean length, in voxels, of a path of voxel steps (each of 1, 2 or 3 axes).
+pub(crate) fn voxel_length(voxels: &[IVec3]) -> f64 {
+    const LEN: [f64; 4] = [0.0, 1.0, std::f64::consts::SQRT_2, 1.732_050_807_568_877_2];
+    voxels
+        .windows(2)
+        .map(|w| {
+            let d = (w[1] - w[0]).abs();
+            LEN[(d.x + d.y + d.z) as usize & 3]
+        })
+        .sum()
+}
