@@ -27,7 +27,7 @@ pub use io::movingai::{Problem, Scenario};
 pub use medium::{Media, Voxel};
 pub use search::astar::{Pathfinder, SearchStep};
 pub use search::path::{Path, SearchStats};
-pub use search::{CostModel, DiagonalRule, Heuristic, SearchConfig};
+pub use search::{Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, SearchConfig};
 
 /// The glam version this crate's API uses, re-exported so callers match it.
 pub use glam;
@@ -35,7 +35,8 @@ pub use glam;
 /// The types most programs need: `use voxnav::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Agent, CostModel, DiagonalRule, Heuristic, Media, Path, PathError, Pathfinder, SearchConfig, Voxel, VoxelWorld,
+        Agent, Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, Media, Path, PathError, Pathfinder,
+        SearchConfig, Voxel, VoxelWorld,
     };
     pub use glam::{IVec3, Vec3};
 }

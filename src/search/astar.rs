@@ -80,6 +80,8 @@ pub struct Pathfinder {
     open: BinaryHeap<Open>,
     stats: SearchStats,
     query: Query,
+    /// Jump point search, the budget mode and fallbacks (see `search::dispatch`).
+    ext: crate::search::dispatch::Dispatch,
 }
 
 impl Pathfinder {
@@ -165,6 +167,9 @@ impl Pathfinder {
         for (m, c) in move_cost.iter_mut().enumerate() {
             *c = config.costs.cost(axes(m));
         }
+        if self.ext.begin(world, start, goal, config) {
+            return Ok(());
+        }
         let weighted =
             [config.media.air, config.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water();
         self.query = Query { goal, config: *config, pass: Some(pass), move_cost, weighted, done: false };
@@ -190,6 +195,9 @@ impl Pathfinder {
     /// `Found`/`Failed` step, or with no search begun, it returns
     /// `Failed(PathError::Unreachable)` until the next `begin`.
     pub fn advance(&mut self, world: &VoxelWorld, budget: usize) -> SearchStep {
+        if let Some(step) = self.ext.advance(world, budget) {
+            return step;
+        }
         let Some(pass) = self.query.pass.filter(|_| !self.query.done) else {
             return SearchStep::Failed(PathError::Unreachable { expanded: 0 });
         };
@@ -252,13 +260,13 @@ impl Pathfinder {
     /// Statistics of the current (or last) search.
     #[must_use]
     pub fn stats(&self) -> SearchStats {
-        self.stats
+        self.ext.stats().unwrap_or(self.stats)
     }
 
     /// Bytes of heap this pathfinder holds.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>()
+        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>() + self.ext.heap_bytes()
     }
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {

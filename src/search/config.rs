@@ -93,7 +93,100 @@ pub enum DiagonalRule {
     Unchecked,
 }
 
-/// Everything a path query needs besides its endpoints.
+/// Which search a query runs. See the README's benchmark table for what each costs.
+///
+/// # Examples
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Algorithm, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(24, 8, 24)).unwrap();
+/// world.fill_voxels(IVec3::new(12, 0, 0), IVec3::new(12, 7, 20), Voxel::Solid);
+/// let mut finder = Pathfinder::new();
+/// let (s, g) = (IVec3::new(2, 3, 2), IVec3::new(20, 3, 3));
+/// let astar = finder.find_voxel_path(&world, s, g, &SearchConfig::default()).unwrap();
+/// let jps = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
+/// let jps = finder.find_voxel_path(&world, s, g, &jps).unwrap();
+/// assert_eq!(jps.cost, astar.cost); // exact
+/// assert!(jps.stats.expanded < astar.stats.expanded);
+/// let budget = SearchConfig { algorithm: Algorithm::BUDGET, ..Default::default() };
+/// let fast = finder.find_voxel_path(&world, s, g, &budget).unwrap();
+/// assert!(fast.cost as f64 <= 1.05 * astar.cost as f64); // bounded
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// A* over all 26 moves. Optimal with an admissible heuristic. The default.
+    #[default]
+    AStar,
+    /// 3D jump point search: the same optimal cost as A*, expanding only "jump points" (voxels
+    /// where an obstacle breaks the symmetry of equally short paths) and scanning in between.
+    /// The returned voxel path is filled in, one legal move per step.
+    ///
+    /// It needs uniform move costs: with media weights above 100 in a world that has water, the
+    /// query runs [`Algorithm::AStar`] instead.
+    Jps,
+    /// Weighted jump point search for a frame budget: the open list is ordered by
+    /// `g + h * percent / 100`, so the path costs at most `percent / 100` times the optimum
+    /// (with an admissible heuristic), and the search dives toward the goal instead of proving
+    /// optimality. `percent` below 100 counts as 100 (exact). [`Algorithm::BUDGET`] is the
+    /// recommended setting.
+    Weighted {
+        /// The weight on the heuristic, in percent (105 = 1.05: at most 5 % longer than optimal).
+        percent: u32,
+    },
+}
+
+impl Algorithm {
+    /// The recommended bounded-suboptimal setting for a per-frame budget: weighted jump point
+    /// search with weight 1.05 (paths at most 5 % longer than optimal; on the Warframe benchmark
+    /// the measured mean excess is far smaller, see the README).
+    pub const BUDGET: Algorithm = Algorithm::Weighted { percent: 105 };
+
+    /// The guaranteed bound on `cost / optimal cost` for an admissible heuristic: 1 for the
+    /// exact searches, the weight for [`Algorithm::Weighted`].
+    ///
+    /// # Examples
+    /// ```
+    /// use voxnav::Algorithm;
+    /// assert_eq!(Algorithm::Jps.suboptimality_bound(), 1.0);
+    /// assert_eq!(Algorithm::Weighted { percent: 110 }.suboptimality_bound(), 1.1);
+    /// ```
+    #[must_use]
+    pub fn suboptimality_bound(&self) -> f64 {
+        match *self {
+            Algorithm::AStar | Algorithm::Jps => 1.0,
+            Algorithm::Weighted { percent } => f64::from(percent.max(100)) / 100.0,
+        }
+    }
+}
+
+/// What a query returns when the goal cannot be reached from the start.
+///
+/// # Examples
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Fallback, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(12)).unwrap();
+/// world.fill_voxels(IVec3::new(8, 0, 0), IVec3::new(8, 11, 11), Voxel::Solid); // a sealing wall
+/// let mut finder = Pathfinder::new();
+/// let (s, g) = (IVec3::new(2, 5, 5), IVec3::new(10, 5, 5));
+/// assert!(finder.find_voxel_path(&world, s, g, &SearchConfig::default()).is_err());
+/// let config = SearchConfig { fallback: Fallback::Closest, ..Default::default() };
+/// let path = finder.find_voxel_path(&world, s, g, &config).unwrap();
+/// assert_eq!(path.voxels.last(), Some(&IVec3::new(7, 5, 5))); // as close as it gets
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Fallback {
+    /// Fail with [`PathError::Unreachable`]. The default.
+    #[default]
+    Fail,
+    /// Return a path to the reachable voxel closest to the goal instead: the one with the
+    /// smallest [`Heuristic::Octile`] distance to the goal, ties broken by the lowest
+    /// `(z, y, x)`. The path's last voxel is then not the goal. Finding that voxel explores the
+    /// start's whole component (at once with [`Components`](crate::Components)).
+    Closest,
+}
+
+/// Everything a query needs besides its endpoints.
 ///
 /// # Examples
 /// ```
@@ -113,6 +206,10 @@ pub struct SearchConfig {
     pub media: Media,
     /// Give up with [`PathError::BudgetExhausted`] after this many expansions (default: none).
     pub max_expansions: Option<usize>,
+    /// Which search runs (default [`Algorithm::AStar`]).
+    pub algorithm: Algorithm,
+    /// What an unreachable goal returns (default [`Fallback::Fail`]).
+    pub fallback: Fallback,
 }
 
 impl SearchConfig {

@@ -1,10 +1,14 @@
 //! Path searches over a [`VoxelWorld`](crate::VoxelWorld) and their configuration.
 
 pub(crate) mod astar;
+pub(crate) mod canonical;
+pub(crate) mod closest;
 pub(crate) mod config;
+pub(crate) mod dispatch;
 pub(crate) mod heuristic;
+pub(crate) mod jps;
 pub(crate) mod nodes;
 pub(crate) mod path;
 
-pub use config::{CostModel, DiagonalRule, SearchConfig};
+pub use config::{Algorithm, CostModel, DiagonalRule, Fallback, SearchConfig};
 pub use heuristic::Heuristic;

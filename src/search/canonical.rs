@@ -1,0 +1,292 @@
+//! Canonical successors: which moves a search must still try from a voxel it entered by a given
+//! move, so that at least one optimal path survives. The pruning rule of jump point search.
+//!
+//! Order the optimal paths between two voxels by (cost, number of moves, then move by move: more
+//! axes first). Take the smallest one, `pi`. If `pi` enters `x` from `p = x - d` and leaves it to
+//! `n = x + e`, no *better* replacement of the two moves `p -> x -> n` can be legal: not one move
+//! `p -> n` of at most the same cost, and not two moves `p -> q -> n` that are cheaper, or as
+//! cheap and start with a move of more axes. (Otherwise swapping it in gives an optimal path
+//! smaller than `pi`; a replacement that revisits a voxel would make a cheaper path.) Every such
+//! replacement considered stays inside the 3x3x3 neighbourhood of `x`, so whether `e` survives after `d` is
+//! a function of `d` and the neighbourhood mask alone: this module tabulates it. (Replacements
+//! that leave the neighbourhood are not considered: that only prunes less.)
+//!
+//! In free space the survivors are the *natural* moves of `d` (the moves whose changed axes are
+//! a subset of `d`'s, same signs: diagonal first, then straight); anything else that survives is
+//! *forced* by an obstacle. A search that, after entering `x` by `d`, tries only the survivors
+//! still finds an optimal path (every move of `pi` survives); jump point search then skips the
+//! voxels that have no forced move.
+
+use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes, bit};
+use crate::search::config::{CostModel, DiagonalRule};
+use glam::IVec3;
+
+/// Pseudo-direction of a voxel entered by no move (the start): every legal move survives.
+pub(crate) const START: usize = MOVES;
+
+/// All 27 bits of a neighbourhood mask.
+const ALL: u32 = (1 << 27) - 1;
+
+/// A move that may be forced after some incoming direction: its legality mask and the masks of
+/// its better replacements (each must have a blocked voxel for the move to survive).
+#[derive(Debug, Clone, Copy, Default)]
+struct Candidate {
+    mv: u8,
+    legal: u32,
+    alts: [u32; 8],
+    len: u8,
+}
+
+/// The successor tables for one diagonal rule and cost model.
+#[derive(Debug, Clone)]
+pub(crate) struct Canon {
+    pub(crate) rule: DiagonalRule,
+    pub(crate) costs: CostModel,
+    /// Natural moves of each incoming direction (all moves for [`START`]).
+    natural: [u32; MOVES + 1],
+    candidates: Vec<Candidate>,
+    /// `candidates[range[d].0..range[d].1]` may be forced after `d`.
+    range: [(u16, u16); MOVES],
+    /// Bits of the neighbourhood some candidate of `d` reads: a mask without any is not forced.
+    relevant: [u32; MOVES],
+}
+
+/// The voxels (as bits of `x`'s neighbourhood) that `rule` requires free for move `m` from `q`
+/// (an offset from `x`); `None` if one falls outside the neighbourhood.
+fn required_at(rule: DiagonalRule, m: usize, q: IVec3) -> Option<u32> {
+    let req = REQUIRED[rule as usize][m];
+    let mut out = 0;
+    for b in 0..27 {
+        if req >> b & 1 != 0 {
+            let o = IVec3::new(b % 3 - 1, (b / 3) % 3 - 1, b / 9 - 1) + q;
+            if o.abs().max_element() > 1 {
+                return None;
+            }
+            out |= 1 << bit(o.x, o.y, o.z);
+        }
+    }
+    Some(out)
+}
+
+fn index_of(d: IVec3) -> Option<usize> {
+    OFFSETS.iter().position(|&o| o == d)
+}
+
+/// Whether `e`'s changed axes are a subset of `d`'s, with the same signs.
+fn is_natural(d: IVec3, e: IVec3) -> bool {
+    (0..3).all(|a| e[a] == 0 || e[a] == d[a])
+}
+
+impl Canon {
+    /// Builds the tables (a few thousand cheap steps; callers cache the result).
+    pub(crate) fn new(rule: DiagonalRule, costs: CostModel) -> Self {
+        let mut natural = [0u32; MOVES + 1];
+        natural[START] = (1 << MOVES) - 1;
+        let mut candidates = Vec::new();
+        let mut range = [(0u16, 0u16); MOVES];
+        let mut relevant = [0u32; MOVES];
+        for (di, &d) in OFFSETS.iter().enumerate() {
+            let first = candidates.len();
+            // Voxels known free when `x` was entered by `d`: `p`, and `p -> x` was legal.
+            let known_free = required_at(rule, di, -d).expect("inside") | 1 << bit(-d.x, -d.y, -d.z) | 1 << 13;
+            for (ei, &e) in OFFSETS.iter().enumerate() {
+                let legal = REQUIRED[rule as usize][ei];
+                let alts = Self::better_replacements(rule, &costs, di, ei);
+                if is_natural(d, e) {
+                    natural[di] |= 1 << ei;
+                    debug_assert!(alts.is_empty(), "a natural move has no better replacement");
+                    continue;
+                }
+                // Can `e` survive at all? Block everything not known or required free.
+                let worst = ALL & !(legal | known_free);
+                if alts.iter().any(|&a| a & worst == 0) {
+                    continue;
+                }
+                let mut c = Candidate { mv: ei as u8, legal, len: alts.len() as u8, ..Default::default() };
+                assert!(alts.len() <= c.alts.len(), "more replacements than expected");
+                c.alts[..alts.len()].copy_from_slice(&alts);
+                relevant[di] |= alts.iter().fold(legal, |acc, &a| acc | a);
+                candidates.push(c);
+            }
+            range[di] = (first as u16, candidates.len() as u16);
+        }
+        Self { rule, costs, natural, candidates, range, relevant }
+    }
+
+    /// Masks (relative to `x`) of the better replacements of `p -> x -> n` for `d`, `e`.
+    fn better_replacements(rule: DiagonalRule, costs: &CostModel, di: usize, ei: usize) -> Vec<u32> {
+        let (d, e) = (OFFSETS[di], OFFSETS[ei]);
+        let p = -d;
+        let total = d + e;
+        let cost = costs.cost(axes(di)) + costs.cost(axes(ei));
+        if total == IVec3::ZERO {
+            return vec![0]; // straight back: never part of an optimal path
+        }
+        let mut out = Vec::new();
+        if let Some(m) = index_of(total) {
+            // One move p -> n: never dearer (the cost model's metric rules).
+            if costs.cost(axes(m)) <= cost {
+                out.push(required_at(rule, m, p).expect("inside"));
+            }
+        }
+        for (d2, &dd) in OFFSETS.iter().enumerate() {
+            let Some(e2) = index_of(total - dd) else { continue };
+            if d2 == di {
+                continue;
+            }
+            let c2 = costs.cost(axes(d2)) + costs.cost(axes(e2));
+            if c2 < cost || (c2 == cost && axes(d2) > axes(di)) {
+                // Detours leaving the neighbourhood are ignored: pruning less is always safe.
+                if let (Some(a), Some(b)) = (required_at(rule, d2, p), required_at(rule, e2, p + dd)) {
+                    out.push(a | b);
+                }
+            }
+        }
+        // A replacement needing a superset of another's voxels adds nothing.
+        let mut kept: Vec<u32> = Vec::new();
+        for &a in &out {
+            if !out.iter().any(|&b| b != a && b & a == b) && !kept.contains(&a) {
+                kept.push(a);
+            }
+        }
+        kept
+    }
+
+    /// Natural moves of incoming direction `d` (or [`START`]), legal or not.
+    #[cfg(test)]
+    pub(crate) fn natural(&self, d: usize) -> u32 {
+        self.natural[d]
+    }
+
+    /// The forced moves after entering a voxel with neighbourhood `mask` by move `d`.
+    #[inline]
+    pub(crate) fn forced(&self, d: usize, mask: u32) -> u32 {
+        if d == START || mask & self.relevant[d] == 0 {
+            return 0;
+        }
+        let (a, b) = self.range[d];
+        let mut out = 0;
+        for c in &self.candidates[a as usize..b as usize] {
+            if mask & c.legal == 0 && c.alts[..c.len as usize].iter().all(|&alt| mask & alt != 0) {
+                out |= 1 << c.mv;
+            }
+        }
+        out
+    }
+
+    /// The moves to try after entering a voxel with neighbourhood `mask` by `d`: the legal
+    /// natural moves and the forced ones.
+    #[inline]
+    pub(crate) fn successors(&self, d: usize, mask: u32) -> u32 {
+        crate::grid::moves::legal_moves(mask, self.rule) & self.natural[d] | self.forced(d, mask)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcg(seed: &mut u64) -> u32 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (*seed >> 33) as u32
+    }
+
+    #[test]
+    fn free_space_successors_are_the_natural_moves() {
+        for rule in [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked] {
+            for costs in [CostModel::GAME, CostModel::PRECISE, CostModel { face: 10, edge: 20, corner: 30 }] {
+                let canon = Canon::new(rule, costs);
+                for d in 0..MOVES {
+                    assert_eq!(canon.successors(d, 0), canon.natural(d), "{rule:?} {d}");
+                    let n = canon.natural(d).count_ones();
+                    assert_eq!(n, [1, 3, 7][axes(d) - 1]);
+                }
+            }
+        }
+    }
+
+    /// Brute force: `e` survives after `d` iff no better two-step or one-step detour is legal.
+    fn survives(rule: DiagonalRule, costs: &CostModel, d: IVec3, e: IVec3, mask: u32) -> bool {
+        let free = |o: IVec3| o.abs().max_element() <= 1 && mask >> bit(o.x, o.y, o.z) & 1 == 0;
+        let legal = |from: IVec3, m: IVec3| {
+            let mi = index_of(m).unwrap();
+            (0..27).all(|b| {
+                REQUIRED[rule as usize][mi] >> b & 1 == 0
+                    || free(from + IVec3::new(b % 3 - 1, (b / 3) % 3 - 1, b / 9 - 1))
+            })
+        };
+        let ax = |m: IVec3| (m.x != 0) as usize + (m.y != 0) as usize + (m.z != 0) as usize;
+        if !legal(IVec3::ZERO, e) {
+            return false;
+        }
+        let (p, total) = (-d, d + e);
+        if total == IVec3::ZERO {
+            return false;
+        }
+        let cost = costs.cost(ax(d)) + costs.cost(ax(e));
+        if total.abs().max_element() <= 1 && costs.cost(ax(total)) <= cost && legal(p, total) {
+            return false;
+        }
+        for &dd in &OFFSETS {
+            let ee = total - dd;
+            if dd == d || ee == IVec3::ZERO || ee.abs().max_element() > 1 {
+                continue;
+            }
+            let c2 = costs.cost(ax(dd)) + costs.cost(ax(ee));
+            if (c2 < cost || (c2 == cost && ax(dd) > ax(d))) && legal(p, dd) && legal(p + dd, ee) {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn tables_match_brute_force_on_random_neighbourhoods() {
+        let mut seed = 7;
+        for rule in [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked] {
+            for costs in [CostModel::GAME, CostModel::PRECISE] {
+                let canon = Canon::new(rule, costs);
+                for _ in 0..4000 {
+                    let density = lcg(&mut seed) % 4;
+                    let mut mask = 0;
+                    for b in 0..27 {
+                        if lcg(&mut seed) % 8 < density * 2 {
+                            mask |= 1 << b;
+                        }
+                    }
+                    mask &= !(1 << 13);
+                    for (di, &d) in OFFSETS.iter().enumerate() {
+                        // Only masks where `x` can be entered by `d`.
+                        let m = mask & !(required_at(rule, di, -d).unwrap() | 1 << bit(-d.x, -d.y, -d.z));
+                        let got = canon.successors(di, m);
+                        for (ei, &e) in OFFSETS.iter().enumerate() {
+                            assert_eq!(
+                                got >> ei & 1 != 0,
+                                survives(rule, &costs, d, e, m),
+                                "{rule:?} d={d} e={e} {m:027b}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strict_face_moves_are_forced_only_past_an_obstacle_edge() {
+        // The scan pre-filter of jump point search: a forced move after a face move needs a
+        // lateral voxel blocked beside the parent and free beside `x`.
+        let canon = Canon::new(DiagonalRule::Strict, CostModel::PRECISE);
+        let mut seed = 99;
+        for _ in 0..200_000 {
+            let mask = (lcg(&mut seed) & lcg(&mut seed) | lcg(&mut seed) & lcg(&mut seed)) & ALL & !(1 << 13);
+            for d in 0..6 {
+                let o = OFFSETS[d];
+                let m = mask & !(1 << bit(-o.x, -o.y, -o.z));
+                if canon.forced(d, m) != 0 {
+                    assert!(crate::search::jps::falling_edge(d, m), "d={d} {m:027b}");
+                }
+            }
+        }
+    }
+}

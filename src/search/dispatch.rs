@@ -1,0 +1,215 @@
+//! Runs the queries [`Pathfinder`](crate::Pathfinder)'s own A* does not: jump point search,
+//! its weighted budget mode, and the closest-reachable-voxel fallback (for any algorithm).
+
+use glam::IVec3;
+
+use crate::error::PathError;
+use crate::grid::moves::{OFFSETS, legal_moves};
+use crate::grid::world::{Pass, VoxelWorld};
+use crate::search::astar::SearchStep;
+use crate::search::config::{Algorithm, DiagonalRule, Fallback, SearchConfig};
+use crate::search::heuristic::Heuristic;
+use crate::search::jps::JumpSearch;
+use crate::search::path::SearchStats;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Phase {
+    /// Not running a query (or the lead's A* is).
+    #[default]
+    Idle,
+    /// Searching for the goal.
+    Main,
+    /// The goal is unreachable: flooding the start's component for the closest voxel.
+    Flood,
+    /// Searching for the closest voxel.
+    Closest,
+    /// Finished; `advance` reports `Unreachable` until the next `begin`.
+    Done,
+}
+
+/// The extra search state a [`Pathfinder`](crate::Pathfinder) carries.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Dispatch {
+    phase: Phase,
+    search: JumpSearch,
+    flood: Flood,
+    start: IVec3,
+    goal: IVec3,
+    config: SearchConfig,
+    /// Statistics of the phases already finished.
+    carried: SearchStats,
+}
+
+impl Dispatch {
+    /// Takes over the query if the lead's A* cannot run it; the endpoints and costs were
+    /// validated. Returns whether it did.
+    pub(crate) fn begin(&mut self, world: &VoxelWorld, start: IVec3, goal: IVec3, config: &SearchConfig) -> bool {
+        if config.algorithm == Algorithm::AStar && config.fallback == Fallback::Fail {
+            self.phase = Phase::Idle;
+            return false;
+        }
+        self.start = start;
+        self.goal = goal;
+        self.config = *config;
+        self.carried = SearchStats::default();
+        self.phase = Phase::Main;
+        self.begin_search(world, goal);
+        true
+    }
+
+    fn begin_search(&mut self, world: &VoxelWorld, goal: IVec3) {
+        let (jump, weight) = match self.config.algorithm {
+            Algorithm::AStar => (false, 100),
+            Algorithm::Jps => (true, 100),
+            Algorithm::Weighted { percent } => (true, percent),
+        };
+        self.search.begin(world, self.start, goal, &self.config, jump, weight);
+    }
+
+    /// The next step of the query, or `None` if the lead's A* runs it.
+    pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> Option<SearchStep> {
+        let mut left = budget;
+        loop {
+            match self.phase {
+                Phase::Idle => return None,
+                Phase::Done => return Some(SearchStep::Failed(PathError::Unreachable { expanded: 0 })),
+                Phase::Main | Phase::Closest => {
+                    let before = self.search.stats().expanded;
+                    let out = self.search.advance(world, left);
+                    left = left.saturating_sub(self.search.stats().expanded - before);
+                    match out {
+                        Ok(None) => return Some(SearchStep::Pending),
+                        Ok(Some(mut path)) => {
+                            self.phase = Phase::Done;
+                            path.stats = self.add(path.stats);
+                            return Some(SearchStep::Found(path));
+                        }
+                        Err(PathError::Unreachable { .. })
+                            if self.phase == Phase::Main && self.config.fallback == Fallback::Closest =>
+                        {
+                            self.carried = self.add(self.search.stats());
+                            self.phase = Phase::Flood;
+                            let rule = self.config.diagonal;
+                            self.flood.begin(world, self.start, self.goal, Pass::new(&self.config.media), rule);
+                        }
+                        Err(e) => {
+                            self.phase = Phase::Done;
+                            let expanded = self.add(self.search.stats()).expanded;
+                            return Some(SearchStep::Failed(match e {
+                                PathError::Unreachable { .. } => PathError::Unreachable { expanded },
+                                PathError::BudgetExhausted { .. } => PathError::BudgetExhausted { expanded },
+                                e => e,
+                            }));
+                        }
+                    }
+                }
+                Phase::Flood => {
+                    let max = self.config.max_expansions.unwrap_or(usize::MAX).saturating_sub(self.carried.expanded);
+                    let before = self.flood.visited;
+                    let out = self.flood.advance(world, left, max);
+                    self.carried.expanded += self.flood.visited - before;
+                    left = left.saturating_sub(self.flood.visited - before);
+                    match out {
+                        Ok(None) => return Some(SearchStep::Pending),
+                        Ok(Some(best)) => {
+                            self.phase = Phase::Closest;
+                            self.config.fallback = Fallback::Fail;
+                            self.begin_search(world, best);
+                        }
+                        Err(()) => {
+                            self.phase = Phase::Done;
+                            let expanded = self.carried.expanded;
+                            return Some(SearchStep::Failed(PathError::BudgetExhausted { expanded }));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn add(&self, s: SearchStats) -> SearchStats {
+        SearchStats {
+            expanded: self.carried.expanded + s.expanded,
+            generated: self.carried.generated + s.generated,
+            peak_open: self.carried.peak_open.max(s.peak_open),
+        }
+    }
+
+    /// Statistics of the current query, or `None` if the lead's A* runs it.
+    pub(crate) fn stats(&self) -> Option<SearchStats> {
+        match self.phase {
+            Phase::Idle => None,
+            Phase::Flood => Some(self.carried),
+            _ => Some(self.add(self.search.stats())),
+        }
+    }
+
+    /// Bytes of heap held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.search.heap_bytes() + self.flood.heap_bytes()
+    }
+}
+
+/// Breadth-first flood of the voxels reachable from the start, keeping the one closest to the
+/// goal ([`Fallback::Closest`]'s order: octile distance, then lowest `(z, y, x)`).
+#[derive(Debug, Default, Clone)]
+struct Flood {
+    seen: crate::search::closest::SeenSet,
+    queue: std::collections::VecDeque<IVec3>,
+    goal: IVec3,
+    pass: Option<Pass>,
+    rule: DiagonalRule,
+    best: Option<(u64, [i32; 3])>,
+    visited: usize,
+}
+
+impl Flood {
+    fn begin(&mut self, world: &VoxelWorld, start: IVec3, goal: IVec3, pass: Pass, rule: DiagonalRule) {
+        self.seen.reset(world.dims());
+        self.queue.clear();
+        self.seen.insert(start);
+        self.queue.push_back(start);
+        self.goal = goal;
+        self.pass = Some(pass);
+        self.rule = rule;
+        self.best = None;
+        self.visited = 0;
+    }
+
+    /// Visits at most `budget` voxels; `Err` when more than `max` in all.
+    fn advance(&mut self, world: &VoxelWorld, budget: usize, max: usize) -> Result<Option<IVec3>, ()> {
+        let pass = self.pass.expect("begun");
+        let mut left = budget;
+        // Under the strict rule the face moves reach everything the diagonals do.
+        let moves = if self.rule == DiagonalRule::Strict { 0x3F } else { u32::MAX };
+        while let Some(&v) = self.queue.front() {
+            if left == 0 {
+                return Ok(None);
+            }
+            if self.visited >= max {
+                return Err(());
+            }
+            self.queue.pop_front();
+            left -= 1;
+            self.visited += 1;
+            let key = (Heuristic::Octile.estimate(self.goal - v, &crate::CostModel::PRECISE), [v.z, v.y, v.x]);
+            if self.best.is_none_or(|b| key < b) {
+                self.best = Some(key);
+            }
+            let mut legal = legal_moves(world.blocked_mask(v, pass), self.rule) & moves;
+            while legal != 0 {
+                let m = legal.trailing_zeros() as usize;
+                legal &= legal - 1;
+                let n = v + OFFSETS[m];
+                if self.seen.insert(n) {
+                    self.queue.push_back(n);
+                }
+            }
+        }
+        Ok(self.best.map(|(_, [z, y, x])| IVec3::new(x, y, z)))
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.seen.heap_bytes() + self.queue.capacity() * 12
+    }
+}

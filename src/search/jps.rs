@@ -1,0 +1,555 @@
+//! The search engine behind [`Algorithm::Jps`] and [`Algorithm::Weighted`]: 3D jump point
+//! search over the 26-neighbour grid (Harabor & Grastien's JPS carried to 3D as in Nobes,
+//! Harabor et al., "The JPS pathfinding system in 3D", SoCS 2022), for any diagonal rule.
+//!
+//! The pruning rule is [`Canon`]: after entering a voxel by move `d`, only its natural moves
+//! and the moves an obstacle forces survive. A *jump* follows one move from a voxel until it
+//! reaches the goal, a voxel with a forced move, or (for a diagonal) a voxel from which one of
+//! its natural sub-moves jumps somewhere; only those jump points enter the open list. A voxel
+//! reached from several directions at the same cost keeps all of them, so the optimal path of
+//! the pruning argument is never lost. The same engine runs plain A* (every legal move, one step
+//! at a time) when jumping cannot be used (media weights) or for [`Fallback::Closest`].
+//!
+//! [`Algorithm::Jps`]: crate::Algorithm::Jps
+//! [`Algorithm::Weighted`]: crate::Algorithm::Weighted
+//! [`Fallback::Closest`]: crate::Fallback::Closest
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::IVec3;
+
+use crate::error::PathError;
+use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes};
+use crate::grid::world::{Pass, VoxelWorld};
+use crate::search::canonical::{Canon, START};
+use crate::search::config::{DiagonalRule, SearchConfig};
+use crate::search::path::{Path, SearchStats, voxel_length};
+
+/// Open-list entry: lowest `f`, then highest `g`, then lowest slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Open {
+    f: u64,
+    g: u64,
+    slot: u32,
+}
+
+impl Ord for Open {
+    #[inline]
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.f.cmp(&self.f).then(self.g.cmp(&o.g)).then(o.slot.cmp(&self.slot))
+    }
+}
+impl PartialOrd for Open {
+    #[inline]
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+const PAGE_SHIFT: i32 = 3;
+const PAGE_MASK: i32 = (1 << PAGE_SHIFT) - 1;
+const PAGE_VOXELS: usize = 1 << (3 * PAGE_SHIFT);
+const NO_PARENT: u32 = u32::MAX;
+
+/// Node state paged by 8^3 blocks of voxels, handed out on first touch; a stamp per block says
+/// whether its page belongs to the current search, so a new search starts for free.
+#[derive(Debug, Default, Clone)]
+struct Nodes {
+    stamp: u32,
+    dims: IVec3,
+    table: Vec<[u32; 2]>,
+    origin: Vec<IVec3>,
+    used: usize,
+    g: Vec<u64>,
+    parent: Vec<u32>,
+    /// Incoming directions (bit `d`, or [`START`]) waiting to be expanded at cost `g`.
+    pending: Vec<u32>,
+    /// Incoming directions already expanded at cost `g`. `pending | done == 0`: untouched.
+    done: Vec<u32>,
+}
+
+impl Nodes {
+    fn reset(&mut self, world_dims: IVec3) {
+        let dims = (world_dims + PAGE_MASK) >> PAGE_SHIFT;
+        if dims != self.dims || self.stamp == u32::MAX {
+            self.table.clear();
+            self.table.resize(dims.x as usize * dims.y as usize * dims.z as usize, [0, 0]);
+            self.dims = dims;
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.used = 0;
+    }
+
+    #[inline]
+    fn block(&self, v: IVec3) -> usize {
+        let b = v >> PAGE_SHIFT;
+        ((b.z * self.dims.y + b.y) * self.dims.x + b.x) as usize
+    }
+
+    #[inline]
+    fn local(v: IVec3) -> usize {
+        let l = v & PAGE_MASK;
+        ((l.z << (2 * PAGE_SHIFT)) | (l.y << PAGE_SHIFT) | l.x) as usize
+    }
+
+    #[inline]
+    fn slot(&mut self, v: IVec3) -> usize {
+        let block = self.block(v);
+        let entry = self.table[block];
+        let page = if entry[0] == self.stamp {
+            entry[1] as usize
+        } else {
+            let page = self.used;
+            self.table[block] = [self.stamp, page as u32];
+            self.new_page(page, (v >> PAGE_SHIFT) << PAGE_SHIFT);
+            page
+        };
+        page * PAGE_VOXELS + Self::local(v)
+    }
+
+    #[cold]
+    fn new_page(&mut self, page: usize, origin: IVec3) {
+        self.used += 1;
+        let start = page * PAGE_VOXELS;
+        if self.pending.len() < start + PAGE_VOXELS {
+            let n = start + PAGE_VOXELS;
+            self.g.resize(n, 0);
+            self.parent.resize(n, NO_PARENT);
+            self.pending.resize(n, 0);
+            self.done.resize(n, 0);
+            self.origin.push(origin);
+        } else {
+            self.pending[start..start + PAGE_VOXELS].fill(0);
+            self.done[start..start + PAGE_VOXELS].fill(0);
+            self.origin[page] = origin;
+        }
+    }
+
+    #[inline]
+    fn voxel(&self, slot: usize) -> IVec3 {
+        let l = (slot % PAGE_VOXELS) as i32;
+        self.origin[slot / PAGE_VOXELS]
+            + IVec3::new(l & PAGE_MASK, (l >> PAGE_SHIFT) & PAGE_MASK, l >> (2 * PAGE_SHIFT))
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.table.capacity() * 8 + self.origin.capacity() * 12 + self.g.capacity() * 20
+    }
+}
+
+/// Per face move: the bits of the neighbourhood plane behind `x` (the parent's side), the bit
+/// shift that carries that plane onto `x`'s plane, and `x`'s plane without `x`.
+const fn face_planes() -> [(u32, i32, u32); 6] {
+    let mut out = [(0, 0, 0); 6];
+    let mut m = 0;
+    while m < 6 {
+        let d = OFFSETS[m];
+        let (axis, sign) = if d.x != 0 {
+            (0, d.x)
+        } else if d.y != 0 {
+            (1, d.y)
+        } else {
+            (2, d.z)
+        };
+        let stride = [1, 3, 9][axis];
+        let (mut behind, mut lateral) = (0u32, 0u32);
+        let mut b = 0;
+        while b < 27 {
+            let c = [b % 3 - 1, (b / 3) % 3 - 1, b / 9 - 1][axis];
+            if c == -sign {
+                behind |= 1 << b;
+            } else if c == 0 && b != 13 {
+                lateral |= 1 << b;
+            }
+            b += 1;
+        }
+        out[m] = (behind, sign * stride, lateral);
+        m += 1;
+    }
+    out
+}
+const FACE_PLANES: [(u32, i32, u32); 6] = face_planes();
+
+/// Whether, for face move `m` into a voxel with neighbourhood `mask`, some voxel beside the
+/// parent is blocked while the voxel beside `x` in the same direction is free. Under the strict
+/// rule no move is forced without such an obstacle edge (tested against the tables), so a
+/// straight scan only consults [`Canon::forced`] where this holds.
+#[inline]
+pub(crate) fn falling_edge(m: usize, mask: u32) -> bool {
+    let (behind, shift, lateral) = FACE_PLANES[m];
+    let b = mask & behind;
+    let moved = if shift > 0 { b << shift } else { b >> -shift };
+    moved & !mask & lateral != 0
+}
+
+/// The natural sub-moves of each diagonal move (the natural moves but itself), larger first.
+const fn sub_moves() -> [[u8; 6]; MOVES] {
+    let mut out = [[u8::MAX; 6]; MOVES];
+    let mut m = 6;
+    while m < MOVES {
+        let d = OFFSETS[m];
+        let mut n = 0;
+        // Edges (of a corner) first, then faces.
+        let mut want = 2;
+        while want >= 1 {
+            let mut e = 0;
+            while e < MOVES {
+                let o = OFFSETS[e];
+                let nat = (o.x == 0 || o.x == d.x) && (o.y == 0 || o.y == d.y) && (o.z == 0 || o.z == d.z);
+                if nat && e != m && axes(e) == want {
+                    out[m][n] = e as u8;
+                    n += 1;
+                }
+                e += 1;
+            }
+            want -= 1;
+        }
+        m += 1;
+    }
+    out
+}
+const SUB_MOVES: [[u8; 6]; MOVES] = sub_moves();
+
+/// Everything a jump reads.
+struct Jumper<'a> {
+    world: &'a VoxelWorld,
+    pass: Pass,
+    canon: &'a Canon,
+    goal: IVec3,
+    strict: bool,
+    /// Voxels stepped over by jumps (a work counter for the statistics).
+    scanned: u64,
+}
+
+impl Jumper<'_> {
+    /// Whether `x`, entered by move `m` with neighbourhood `mask`, has a forced move.
+    #[inline]
+    fn forced(&self, m: usize, mask: u32) -> bool {
+        if m < 6 && self.strict && !falling_edge(m, mask) {
+            return false;
+        }
+        self.canon.forced(m, mask) != 0
+    }
+
+    /// Jumps from `x` along move `m` (legal at `x`); the number of steps to the jump point.
+    #[inline]
+    fn jump(&mut self, x: IVec3, m: usize) -> Option<i32> {
+        match axes(m) {
+            1 => self.straight(x, m),
+            _ => self.diagonal(x, m),
+        }
+    }
+
+    fn straight(&mut self, x: IVec3, m: usize) -> Option<i32> {
+        let d = OFFSETS[m];
+        let req = REQUIRED[self.canon.rule as usize][m];
+        let (mut y, mut k) = (x, 0);
+        loop {
+            y += d;
+            k += 1;
+            if y == self.goal {
+                self.scanned += k as u64;
+                return Some(k);
+            }
+            let mask = self.world.blocked_mask(y, self.pass);
+            if self.forced(m, mask) {
+                self.scanned += k as u64;
+                return Some(k);
+            }
+            if mask & req != 0 {
+                self.scanned += k as u64;
+                return None;
+            }
+        }
+    }
+
+    fn diagonal(&mut self, x: IVec3, m: usize) -> Option<i32> {
+        let d = OFFSETS[m];
+        let rule = self.canon.rule as usize;
+        let req = REQUIRED[rule][m];
+        let (mut y, mut k) = (x, 0);
+        loop {
+            y += d;
+            k += 1;
+            self.scanned += 1;
+            if y == self.goal {
+                return Some(k);
+            }
+            let mask = self.world.blocked_mask(y, self.pass);
+            if self.forced(m, mask) {
+                return Some(k);
+            }
+            for &s in &SUB_MOVES[m] {
+                if s == u8::MAX {
+                    break;
+                }
+                let s = s as usize;
+                if mask & REQUIRED[rule][s] == 0 && self.jump(y, s).is_some() {
+                    return Some(k);
+                }
+            }
+            if mask & req != 0 {
+                return None;
+            }
+        }
+    }
+}
+
+/// How the engine generates successors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Mode {
+    /// Every legal move, one step, media weights applied.
+    #[default]
+    Plain,
+    /// Canonical successors, jumping.
+    Jump,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Query {
+    start: IVec3,
+    goal: IVec3,
+    config: SearchConfig,
+    pass: Option<Pass>,
+    mode: Mode,
+    weight: u64,
+    weighted_media: bool,
+    move_cost: [u64; MOVES],
+    done: bool,
+}
+
+/// Reusable state of the jump point search (and of the plain A* it falls back on).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct JumpSearch {
+    nodes: Nodes,
+    open: BinaryHeap<Open>,
+    stats: SearchStats,
+    canon: Option<Canon>,
+    q: Query,
+    /// Voxels the jumps stepped over in the current search.
+    pub(crate) scanned: u64,
+}
+
+impl JumpSearch {
+    /// Starts a search; the endpoints and costs were validated by the caller.
+    /// `jump`: use jump point search (else every legal move, with media weights).
+    /// `weight`: heuristic weight in percent (100: exact).
+    pub(crate) fn begin(
+        &mut self,
+        world: &VoxelWorld,
+        start: IVec3,
+        goal: IVec3,
+        config: &SearchConfig,
+        jump: bool,
+        weight: u32,
+    ) {
+        let pass = Pass::new(&config.media);
+        let weighted_media =
+            [config.media.air, config.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water();
+        let mode = if jump && !weighted_media { Mode::Jump } else { Mode::Plain };
+        if mode == Mode::Jump
+            && self.canon.as_ref().is_none_or(|c| c.rule != config.diagonal || c.costs != config.costs)
+        {
+            self.canon = Some(Canon::new(config.diagonal, config.costs));
+        }
+        let mut move_cost = [0; MOVES];
+        for (m, c) in move_cost.iter_mut().enumerate() {
+            *c = config.costs.cost(axes(m));
+        }
+        self.q = Query {
+            start,
+            goal,
+            config: *config,
+            pass: Some(pass),
+            mode,
+            weight: u64::from(weight.max(100)),
+            weighted_media,
+            move_cost,
+            done: false,
+        };
+        self.stats = SearchStats::default();
+        self.scanned = 0;
+        self.open.clear();
+        self.nodes.reset(world.dims().as_ivec3());
+        let slot = self.nodes.slot(start);
+        self.nodes.g[slot] = 0;
+        self.nodes.parent[slot] = NO_PARENT;
+        self.nodes.pending[slot] = 1 << START;
+        self.open.push(Open { f: self.f(0, start), g: 0, slot: slot as u32 });
+        self.stats.generated = 1;
+        self.stats.peak_open = 1;
+    }
+
+    #[inline]
+    fn f(&self, g: u64, v: IVec3) -> u64 {
+        let h = self.q.config.heuristic.estimate(self.q.goal - v, &self.q.config.costs);
+        if self.q.weight == 100 { g + h } else { g + h * self.q.weight / 100 }
+    }
+
+    /// Statistics of the current (or last) search.
+    pub(crate) fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Bytes of heap held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>()
+    }
+
+    /// Records a path to `y` of cost `g` through `parent`, entering by move `m`.
+    #[inline]
+    fn relax(&mut self, y: IVec3, g: u64, parent: usize, m: usize) {
+        let dir = if self.q.mode == Mode::Jump { 1u32 << m } else { 1 << START };
+        let s = self.nodes.slot(y);
+        let (pending, done) = (self.nodes.pending[s], self.nodes.done[s]);
+        if pending | done == 0 || g < self.nodes.g[s] {
+            self.nodes.g[s] = g;
+            self.nodes.parent[s] = parent as u32;
+            self.nodes.pending[s] = dir;
+            self.nodes.done[s] = 0;
+            let f = self.f(g, y);
+            self.open.push(Open { f, g, slot: s as u32 });
+            self.stats.generated += 1;
+        } else if g == self.nodes.g[s] && (pending | done) & dir == 0 {
+            // Same cost from a new direction: its successors must be tried too.
+            self.nodes.pending[s] |= dir;
+            if pending == 0 {
+                let f = self.f(g, y);
+                self.open.push(Open { f, g, slot: s as u32 });
+                self.stats.generated += 1;
+            }
+        }
+    }
+
+    /// Expands at most `budget` more nodes; see [`Pathfinder::advance`](crate::Pathfinder::advance).
+    pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> Result<Option<Path>, PathError> {
+        let Some(pass) = self.q.pass.filter(|_| !self.q.done) else {
+            return Err(PathError::Unreachable { expanded: 0 });
+        };
+        let canon = self.canon.take();
+        let out = self.run(world, pass, canon.as_ref(), budget);
+        self.canon = canon;
+        if !matches!(out, Ok(None)) {
+            self.q.done = true;
+        }
+        out
+    }
+
+    fn run(
+        &mut self,
+        world: &VoxelWorld,
+        pass: Pass,
+        canon: Option<&Canon>,
+        budget: usize,
+    ) -> Result<Option<Path>, PathError> {
+        let q = self.q;
+        let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
+        let rule = q.config.diagonal;
+        let mut jumper = canon.filter(|_| q.mode == Mode::Jump).map(|canon| Jumper {
+            world,
+            pass,
+            canon,
+            goal: q.goal,
+            strict: rule == DiagonalRule::Strict,
+            scanned: 0,
+        });
+        let mut left = budget;
+        let result = loop {
+            let Some(&Open { g, slot, .. }) = self.open.peek() else {
+                break Err(PathError::Unreachable { expanded: self.stats.expanded });
+            };
+            let slot = slot as usize;
+            let pending = self.nodes.pending[slot];
+            if pending == 0 || self.nodes.g[slot] != g {
+                self.open.pop();
+                continue;
+            }
+            let v = self.nodes.voxel(slot);
+            if v == q.goal {
+                break Ok(Some(self.build_path(world, slot)));
+            }
+            if self.stats.expanded >= max_expansions {
+                break Err(PathError::BudgetExhausted { expanded: self.stats.expanded });
+            }
+            if left == 0 {
+                break Ok(None);
+            }
+            self.open.pop();
+            left -= 1;
+            self.stats.expanded += 1;
+            let done = self.nodes.done[slot];
+            self.nodes.pending[slot] = 0;
+            self.nodes.done[slot] = done | pending;
+            let mask = world.blocked_mask(v, pass);
+            match jumper.as_mut() {
+                None => {
+                    if done != 0 {
+                        continue;
+                    }
+                    let mut legal = crate::grid::moves::legal_moves(mask, rule);
+                    while legal != 0 {
+                        let m = legal.trailing_zeros() as usize;
+                        legal &= legal - 1;
+                        let n = v + OFFSETS[m];
+                        let mut cost = q.move_cost[m];
+                        if q.weighted_media {
+                            cost = cost * u64::from(q.config.media.weight(world.get(n)).unwrap_or(100)) / 100;
+                        }
+                        self.relax(n, g + cost, slot, m);
+                    }
+                }
+                Some(jumper) => {
+                    let succ = |dirs: u32| {
+                        let (mut dirs, mut out) = (dirs, 0);
+                        while dirs != 0 {
+                            let d = dirs.trailing_zeros() as usize;
+                            dirs &= dirs - 1;
+                            out |= jumper.canon.successors(d, mask);
+                        }
+                        out
+                    };
+                    let mut todo = succ(pending) & !succ(done);
+                    while todo != 0 {
+                        let m = todo.trailing_zeros() as usize;
+                        todo &= todo - 1;
+                        if let Some(k) = jumper.jump(v, m) {
+                            self.relax(v + OFFSETS[m] * k, g + q.move_cost[m] * k as u64, slot, m);
+                        }
+                    }
+                }
+            }
+            self.stats.peak_open = self.stats.peak_open.max(self.open.len());
+        };
+        if let Some(j) = jumper {
+            self.scanned += j.scanned;
+        }
+        result
+    }
+
+    fn build_path(&self, world: &VoxelWorld, goal_slot: usize) -> Path {
+        let mut corners = vec![goal_slot];
+        while let Some(&s) = corners.last() {
+            let p = self.nodes.parent[s];
+            if p == NO_PARENT {
+                break;
+            }
+            corners.push(p as usize);
+        }
+        corners.reverse();
+        let mut voxels = vec![self.q.start];
+        for pair in corners.windows(2) {
+            let (a, b) = (self.nodes.voxel(pair[0]), self.nodes.voxel(pair[1]));
+            let d = (b - a).signum();
+            let mut v = a;
+            while v != b {
+                v += d;
+                voxels.push(v);
+            }
+        }
+        let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
+        let length = voxel_length(&voxels) * f64::from(world.voxel_size());
+        Path { voxels, points, cost: self.nodes.g[goal_slot], length, stats: self.stats }
+    }
+}

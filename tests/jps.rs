@@ -1,0 +1,111 @@
+//! Jump point search and its budget mode against a plain Dijkstra oracle on thousands of
+//! seeded random worlds, for every diagonal rule, cost model and medium.
+
+mod common;
+
+use common::{Rng, check_path, dijkstra, index, random_free, random_world};
+use glam::{IVec3, UVec3};
+use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, Pathfinder, SearchConfig};
+
+const RULES: [DiagonalRule; 3] = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked];
+
+fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) {
+    let mut rng = Rng(seed);
+    let mut finder = Pathfinder::new();
+    let mut checked = 0;
+    for i in 0..worlds {
+        let dims = UVec3::new(4 + rng.below(12), 4 + rng.below(10), 4 + rng.below(12));
+        let water = if i % 4 == 0 { 30 } else { 0 };
+        let density = rng.below(40);
+        let world = random_world(&mut rng, dims, density, water);
+        let rule = RULES[i % 3];
+        let costs = if i % 2 == 0 { CostModel::PRECISE } else { CostModel::GAME };
+        let media = match i % 8 {
+            0 => Media::AIR,
+            4 => Media { air: Some(100), water: Some(250) },
+            _ => Media::ANY,
+        };
+        let config = SearchConfig { costs, diagonal: rule, media, algorithm, ..Default::default() };
+        let Some(start) = random_free(&mut rng, &world, &media) else { continue };
+        let dist = dijkstra(&world, &media, rule, &costs, start);
+        for _ in 0..6 {
+            let Some(goal) = random_free(&mut rng, &world, &media) else { continue };
+            let result = finder.find_voxel_path(&world, start, goal, &config);
+            match (dist[index(&world, goal)], result) {
+                (Some(best), Ok(path)) => {
+                    check_path(&world, &media, rule, &costs, start, &path);
+                    assert_eq!(path.voxels.last(), Some(&goal));
+                    let bound = algorithm.suboptimality_bound();
+                    assert!(
+                        path.cost as f64 <= best as f64 * bound + 1e-9,
+                        "world {i} {rule:?} {start} -> {goal}: cost {} vs optimal {best} (bound {bound})",
+                        path.cost
+                    );
+                    if bound == 1.0 {
+                        assert_eq!(path.cost, best, "world {i} {rule:?} {start} -> {goal}");
+                    }
+                    checked += 1;
+                }
+                (None, Err(PathError::Unreachable { .. })) => checked += 1,
+                (best, result) => panic!("world {i} {rule:?} {start} -> {goal}: oracle {best:?}, got {result:?}"),
+            }
+        }
+    }
+    assert!(checked > worlds * 3, "too few problems checked: {checked}");
+}
+
+#[test]
+fn jps_cost_equals_the_oracle() {
+    run_oracle(0x5EED_0001, 2500, Algorithm::Jps);
+}
+
+#[test]
+fn weighted_jps_stays_within_its_bound() {
+    run_oracle(0x5EED_0002, 1200, Algorithm::Weighted { percent: 105 });
+    run_oracle(0x5EED_0003, 600, Algorithm::Weighted { percent: 150 });
+}
+
+#[test]
+fn jps_expands_far_fewer_nodes_in_open_space() {
+    let world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::new(64, 32, 64)).unwrap();
+    let mut finder = Pathfinder::new();
+    let (s, g) = (IVec3::new(1, 2, 3), IVec3::new(60, 20, 50));
+    let astar = finder.find_voxel_path(&world, s, g, &SearchConfig::default()).unwrap();
+    let jps = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
+    let jps = finder.find_voxel_path(&world, s, g, &jps).unwrap();
+    assert_eq!(jps.cost, astar.cost);
+    assert_eq!(jps.voxels.len(), astar.voxels.len());
+    assert!(jps.stats.expanded <= 4, "expanded {}", jps.stats.expanded);
+}
+
+#[test]
+fn jps_reports_bad_endpoints_like_astar() {
+    let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::splat(8)).unwrap();
+    world.set(IVec3::new(3, 3, 3), voxnav::Voxel::Solid).unwrap();
+    let mut finder = Pathfinder::new();
+    let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
+    let ok = IVec3::ONE;
+    assert_eq!(
+        finder.find_voxel_path(&world, IVec3::splat(-1), ok, &config),
+        Err(PathError::StartOutOfBounds(IVec3::splat(-1)))
+    );
+    assert_eq!(
+        finder.find_voxel_path(&world, ok, IVec3::splat(8), &config),
+        Err(PathError::GoalOutOfBounds(IVec3::splat(8)))
+    );
+    assert_eq!(
+        finder.find_voxel_path(&world, IVec3::splat(3), ok, &config),
+        Err(PathError::StartBlocked(IVec3::splat(3)))
+    );
+    assert_eq!(
+        finder.find_voxel_path(&world, ok, IVec3::splat(3), &config),
+        Err(PathError::GoalBlocked(IVec3::splat(3)))
+    );
+    let tight = SearchConfig { max_expansions: Some(0), ..config };
+    assert!(matches!(
+        finder.find_voxel_path(&world, ok, IVec3::splat(6), &tight),
+        Err(PathError::BudgetExhausted { .. })
+    ));
+    let same = finder.find_voxel_path(&world, ok, ok, &config).unwrap();
+    assert_eq!((same.voxels.len(), same.cost), (1, 0));
+}
