@@ -221,6 +221,12 @@ struct Jumper<'a> {
     strict: bool,
     /// Voxels stepped over by jumps (a work counter for the statistics).
     scanned: u64,
+    config: SearchConfig,
+    weight: u64,
+    move_cost: [u64; MOVES],
+    /// A jump stops at (and returns) the first voxel whose `f` exceeds this: the search
+    /// resumes from there only if the open list ever gets that far.
+    bound: u64,
 }
 
 impl Jumper<'_> {
@@ -233,23 +239,31 @@ impl Jumper<'_> {
         self.canon.forced(m, mask) != 0
     }
 
-    /// Jumps from `x` along move `m` (legal at `x`); the number of steps to the jump point.
     #[inline]
-    fn jump(&mut self, x: IVec3, m: usize) -> Option<i32> {
+    fn beyond(&self, g: u64, y: IVec3) -> bool {
+        let h = self.config.heuristic.estimate(self.goal - y, &self.config.costs);
+        g + if self.weight == 100 { h } else { h * self.weight / 100 } > self.bound
+    }
+
+    /// Jumps from `x` (reached at cost `g`) along move `m` (legal at `x`); the number of steps
+    /// to the jump point.
+    #[inline]
+    fn jump(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
         match axes(m) {
-            1 => self.straight(x, m),
-            _ => self.diagonal(x, m),
+            1 => self.straight(x, g, m),
+            _ => self.diagonal(x, g, m),
         }
     }
 
-    fn straight(&mut self, x: IVec3, m: usize) -> Option<i32> {
+    fn straight(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
         let d = OFFSETS[m];
         let req = REQUIRED[self.canon.rule as usize][m];
-        let (mut y, mut k) = (x, 0);
+        let (mut y, mut k, mut g) = (x, 0, g);
         loop {
             y += d;
             k += 1;
-            if y == self.goal {
+            g += self.move_cost[m];
+            if y == self.goal || self.beyond(g, y) {
                 self.scanned += k as u64;
                 return Some(k);
             }
@@ -265,16 +279,17 @@ impl Jumper<'_> {
         }
     }
 
-    fn diagonal(&mut self, x: IVec3, m: usize) -> Option<i32> {
+    fn diagonal(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
         let d = OFFSETS[m];
         let rule = self.canon.rule as usize;
         let req = REQUIRED[rule][m];
-        let (mut y, mut k) = (x, 0);
+        let (mut y, mut k, mut g) = (x, 0, g);
         loop {
             y += d;
             k += 1;
+            g += self.move_cost[m];
             self.scanned += 1;
-            if y == self.goal {
+            if y == self.goal || self.beyond(g, y) {
                 return Some(k);
             }
             let mask = self.world.blocked_mask(y, self.pass);
@@ -286,7 +301,7 @@ impl Jumper<'_> {
                     break;
                 }
                 let s = s as usize;
-                if mask & REQUIRED[rule][s] == 0 && self.jump(y, s).is_some() {
+                if mask & REQUIRED[rule][s] == 0 && self.jump(y, g, s).is_some() {
                     return Some(k);
                 }
             }
@@ -330,6 +345,7 @@ pub(crate) struct JumpSearch {
     q: Query,
     /// Voxels the jumps stepped over in the current search.
     pub(crate) scanned: u64,
+    slack: u64,
 }
 
 impl JumpSearch {
@@ -371,6 +387,7 @@ impl JumpSearch {
         };
         self.stats = SearchStats::default();
         self.scanned = 0;
+        self.slack = std::env::var("VOXNAV_SLACK").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
         self.open.clear();
         self.nodes.reset(world.dims().as_ivec3());
         let slot = self.nodes.slot(start);
@@ -454,10 +471,15 @@ impl JumpSearch {
             goal: q.goal,
             strict: rule == DiagonalRule::Strict,
             scanned: 0,
+            config: q.config,
+            weight: q.weight,
+            move_cost: q.move_cost,
+            bound: 0,
         });
+        let slack = q.config.costs.face * self.slack;
         let mut left = budget;
         let result = loop {
-            let Some(&Open { g, slot, .. }) = self.open.peek() else {
+            let Some(&Open { f, g, slot }) = self.open.peek() else {
                 break Err(PathError::Unreachable { expanded: self.stats.expanded });
             };
             let slot = slot as usize;
@@ -501,6 +523,7 @@ impl JumpSearch {
                     }
                 }
                 Some(jumper) => {
+                    jumper.bound = f.saturating_add(slack);
                     let succ = |dirs: u32| {
                         let (mut dirs, mut out) = (dirs, 0);
                         while dirs != 0 {
@@ -514,7 +537,7 @@ impl JumpSearch {
                     while todo != 0 {
                         let m = todo.trailing_zeros() as usize;
                         todo &= todo - 1;
-                        if let Some(k) = jumper.jump(v, m) {
+                        if let Some(k) = jumper.jump(v, g, m) {
                             self.relax(v + OFFSETS[m] * k, g + q.move_cost[m] * k as u64, slot, m);
                         }
                     }

@@ -1,0 +1,160 @@
+//! Compares the search algorithms side by side, in one run, on the Moving AI 3D benchmark.
+//!
+//! ```text
+//! cargo run --release --example algorithms -- [--every N] [--maps A1,BA1,...] [--skip astar]
+//!     [--weight PERCENT] [--csv FILE]
+//! ```
+//!
+//! For every map of the Warframe set (found through `VOXNAV_WARFRAME_DIR` or
+//! `../shared/benchmarks/warframe`), solves every N-th problem (default 500) with A*, jump
+//! point search and the weighted budget mode (precise costs), checks each length against the
+//! scenario's optimum, and prints one `row` line per map and algorithm (median / p99 / max
+//! microseconds and expanded nodes, total milliseconds, mean and max excess) plus the speed-up
+//! of JPS over A*. Exits non-zero if an exact mode returns a non-optimal length.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use voxnav::prelude::*;
+use voxnav::{Problem, Scenario};
+
+struct Run {
+    name: &'static str,
+    algorithm: Algorithm,
+    micros: Vec<u128>,
+    expanded: Vec<usize>,
+    excess: Vec<f64>,
+    wrong: usize,
+}
+
+fn pct<T: Copy + Default + Ord>(v: &[T], q: f64) -> T {
+    let mut s = v.to_vec();
+    s.sort_unstable();
+    if s.is_empty() { T::default() } else { s[((s.len() - 1) as f64 * q).round() as usize] }
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let (mut every, mut maps, mut skip, mut weight, mut csv) = (500usize, None::<Vec<String>>, Vec::new(), 105u32, None);
+    while let Some(a) = args.next() {
+        let v = args.next().unwrap_or_default();
+        match a.as_str() {
+            "--every" => every = v.parse().unwrap_or(500).max(1),
+            "--maps" => maps = Some(v.split(',').map(String::from).collect()),
+            "--skip" => skip = v.split(',').map(String::from).collect(),
+            "--weight" => weight = v.parse().unwrap_or(105),
+            "--csv" => csv = Some(v),
+            _ => {
+                eprintln!("unknown option {a}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let dir = std::env::var("VOXNAV_WARFRAME_DIR").unwrap_or_else(|_| "../shared/benchmarks/warframe".into());
+    let Ok(entries) = std::fs::read_dir(format!("{dir}/maps")) else {
+        println!("Warframe maps not found in {dir} (set VOXNAV_WARFRAME_DIR): nothing to do");
+        return ExitCode::SUCCESS;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".3dmap").map(String::from))
+        .filter(|n| maps.as_ref().is_none_or(|m| m.contains(n)))
+        .collect();
+    names.sort();
+    let mut failed = false;
+    let mut csv_out = String::from("map,index,algorithm,optimal,length,expanded,micros\n");
+    for name in names {
+        let world = match VoxelWorld::load_3dmap(format!("{dir}/maps/{name}.3dmap")) {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let scen = match Scenario::load(format!("{dir}/scenarios/{name}.3dmap.3dscen")) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let problems: Vec<(usize, Problem)> = scen.problems.iter().copied().enumerate().step_by(every).collect();
+        let mut runs: Vec<Run> = [
+            ("astar", Algorithm::AStar),
+            ("jps", Algorithm::Jps),
+            ("budget", Algorithm::Weighted { percent: weight }),
+        ]
+        .into_iter()
+        .filter(|(n, _)| !skip.iter().any(|s| s == n))
+        .map(|(name, algorithm)| Run { name, algorithm, micros: vec![], expanded: vec![], excess: vec![], wrong: 0 })
+        .collect();
+        let mut finder = Pathfinder::new();
+        for &(index, p) in &problems {
+            for run in &mut runs {
+                let config = SearchConfig { costs: CostModel::PRECISE, algorithm: run.algorithm, ..Default::default() };
+                let t = Instant::now();
+                let result = finder.find_voxel_path(&world, p.start, p.goal, &config);
+                let us = t.elapsed().as_micros();
+                run.micros.push(us);
+                match result {
+                    Ok(path) => {
+                        run.expanded.push(path.stats.expanded);
+                        let excess = (path.length - p.optimal_length) / p.optimal_length.max(1e-9);
+                        run.excess.push(excess.max(0.0));
+                        if run.algorithm.suboptimality_bound() == 1.0 && (path.length - p.optimal_length).abs() > 1e-6 {
+                            run.wrong += 1;
+                            eprintln!("{name} {index} {}: {} != {}", run.name, path.length, p.optimal_length);
+                        }
+                        let _ = writeln!(
+                            csv_out,
+                            "{name},{index},{},{:.8},{:.8},{},{us}",
+                            run.name, p.optimal_length, path.length, path.stats.expanded
+                        );
+                    }
+                    Err(e) => {
+                        run.wrong += 1;
+                        eprintln!("{name} {index} {}: {e}", run.name);
+                    }
+                }
+            }
+        }
+        let astar_total: u128 = runs.iter().find(|r| r.name == "astar").map_or(0, |r| r.micros.iter().sum());
+        let astar_p99 = runs.iter().find(|r| r.name == "astar").map_or(0, |r| pct(&r.micros, 0.99));
+        for run in &runs {
+            let total: u128 = run.micros.iter().sum();
+            let mean_excess = run.excess.iter().sum::<f64>() / run.excess.len().max(1) as f64;
+            let max_excess = run.excess.iter().copied().fold(0.0, f64::max);
+            let mut line = format!(
+                "row map={name} algorithm={} problems={} wrong={} total_ms={:.1} median_us={} p99_us={} max_us={} \
+                 median_expanded={} p99_expanded={} max_expanded={} mean_excess={mean_excess:.6} max_excess={max_excess:.6}",
+                run.name,
+                problems.len(),
+                run.wrong,
+                total as f64 / 1e3,
+                pct(&run.micros, 0.5),
+                pct(&run.micros, 0.99),
+                run.micros.iter().max().copied().unwrap_or(0),
+                pct(&run.expanded, 0.5),
+                pct(&run.expanded, 0.99),
+                run.expanded.iter().max().copied().unwrap_or(0),
+            );
+            if astar_total > 0 && run.name != "astar" {
+                let _ = write!(
+                    line,
+                    " speedup_total={:.1} speedup_p99={:.1}",
+                    astar_total as f64 / total.max(1) as f64,
+                    astar_p99 as f64 / pct(&run.micros, 0.99).max(1) as f64
+                );
+            }
+            println!("{line}");
+            failed |= run.wrong > 0 && run.algorithm.suboptimality_bound() == 1.0;
+        }
+    }
+    if let Some(file) = csv
+        && let Err(e) = std::fs::write(&file, csv_out)
+    {
+        eprintln!("{file}: {e}");
+        return ExitCode::from(2);
+    }
+    if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}
