@@ -373,6 +373,17 @@ impl VoxelWorld {
             let w = if read_water { self.water.row(chunk, ly, lz) } else { 0 };
             s | (w & wmask) | (!w & amask)
         };
+        let l = v & CHUNK_MASK;
+        if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
+            // All 9 rows lie in v's chunk, and all 3 bits of each row in one u16.
+            let c = self.chunk(v >> CHUNK_SHIFT);
+            for dz in -1..=1 {
+                for dy in -1..=1 {
+                    mask |= (row(c, l.y + dy, l.z + dz) >> (lx - 1) & 7) << bit(-1, dy, dz);
+                }
+            }
+            return mask;
+        }
         for dz in -1..=1 {
             let z = v.z + dz;
             if z < 0 || z > last.z {

@@ -1,37 +1,14 @@
 //! [`Pathfinder`]: reusable state for 26-neighbour A* over a [`VoxelWorld`].
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use glam::{IVec3, Vec3};
 
 use crate::error::PathError;
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::world::{Pass, VoxelWorld};
 use crate::search::config::SearchConfig;
-use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK};
+use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
 use crate::search::path::{Path, SearchStats, voxel_length};
-
-/// An open-list entry: lowest `f` first, then highest `g` (deepest), then lowest slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Open {
-    f: u64,
-    g: u64,
-    slot: u32,
-}
-
-impl Ord for Open {
-    #[inline]
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.cmp(&self.f).then(self.g.cmp(&o.g)).then(o.slot.cmp(&self.slot))
-    }
-}
-impl PartialOrd for Open {
-    #[inline]
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
+use crate::search::radix_heap::RadixHeap;
 
 /// Where a search stands after [`Pathfinder::advance`].
 #[derive(Debug, Clone, PartialEq)]
@@ -77,7 +54,7 @@ struct Query {
 #[derive(Debug, Default, Clone)]
 pub struct Pathfinder {
     nodes: NodeStore,
-    open: BinaryHeap<Open>,
+    open: RadixHeap,
     stats: SearchStats,
     query: Query,
 }
@@ -176,7 +153,7 @@ impl Pathfinder {
         self.nodes.g[slot] = 0;
         self.nodes.info[slot] = OPEN | NO_PARENT;
         let h = config.heuristic.estimate(goal - start, &config.costs);
-        self.open.push(Open { f: h, g: 0, slot: slot as u32 });
+        self.open.push(h, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
         Ok(())
@@ -197,8 +174,9 @@ impl Pathfinder {
         let (rule, heuristic, costs) = (q.config.diagonal, q.config.heuristic, q.config.costs);
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         let mut left = budget;
-        while let Some(&Open { g, slot, .. }) = self.open.peek() {
+        while let Some((_, slot)) = self.open.peek() {
             let slot = slot as usize;
+            let g = self.nodes.g[slot];
             if self.nodes.info[slot] & CLOSED != 0 {
                 self.open.pop();
                 continue;
@@ -219,6 +197,7 @@ impl Pathfinder {
             left -= 1;
             self.nodes.info[slot] |= CLOSED;
             self.stats.expanded += 1;
+            let inside = interior(v);
             let mut legal = legal_moves(world.blocked_mask(v, pass), rule);
             while legal != 0 {
                 let m = legal.trailing_zeros() as usize;
@@ -229,7 +208,7 @@ impl Pathfinder {
                     let w = q.config.media.weight(world.get(n)).unwrap_or(100);
                     cost = cost * u64::from(w) / 100;
                 }
-                let ns = self.nodes.slot(n);
+                let ns = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(n) };
                 let info = self.nodes.info[ns];
                 if info & CLOSED != 0 {
                     continue;
@@ -239,7 +218,7 @@ impl Pathfinder {
                     self.nodes.g[ns] = ng;
                     self.nodes.info[ns] = OPEN | m as u8;
                     let f = ng + heuristic.estimate(q.goal - n, &costs);
-                    self.open.push(Open { f, g: ng, slot: ns as u32 });
+                    self.open.push(f, ns as u32);
                     self.stats.generated += 1;
                 }
             }
@@ -258,7 +237,7 @@ impl Pathfinder {
     /// Bytes of heap this pathfinder holds.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>()
+        self.nodes.heap_bytes() + self.open.heap_bytes()
     }
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {

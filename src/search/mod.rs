@@ -5,6 +5,7 @@ pub(crate) mod config;
 pub(crate) mod heuristic;
 pub(crate) mod nodes;
 pub(crate) mod path;
+pub(crate) mod radix_heap;
 
 pub use config::{CostModel, DiagonalRule, SearchConfig};
 pub use heuristic::Heuristic;
