@@ -37,5 +37,5 @@ pub mod prelude {
     pub use crate::{
         Agent, CostModel, DiagonalRule, Heuristic, Media, Path, PathError, Pathfinder, SearchConfig, Voxel, VoxelWorld,
     };
-    pub use glam::{IVec3, Vec3};
+    pub use glam::{IVec3, UVec3, Vec3};
 }
