@@ -180,3 +180,49 @@ fn sliced_advance_gives_the_one_shot_result() {
         assert_eq!(sliced, one_shot);
     }
 }
+
+#[test]
+fn advancing_on_an_edited_world_is_an_error() {
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(32)).unwrap();
+    let mut f = Pathfinder::new();
+    let c = SearchConfig::default();
+    f.begin(&world, IVec3::ZERO, IVec3::splat(31), &c).unwrap();
+    assert_eq!(f.advance(&world, 2), SearchStep::Pending);
+    world.set(IVec3::splat(5), Voxel::Solid).unwrap();
+    assert_eq!(f.advance(&world, 2), SearchStep::Failed(PathError::WorldChanged));
+    let other = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(8)).unwrap();
+    f.begin(&world, IVec3::ZERO, IVec3::splat(31), &c).unwrap();
+    assert_eq!(f.advance(&other, 2), SearchStep::Failed(PathError::WorldChanged));
+}
+
+/// Random, extreme and non-finite inputs to the query API: always a value or a typed error.
+#[test]
+fn random_queries_never_panic() {
+    let mut r = rng(1234);
+    let world = random_world(&mut r, 12);
+    let mut f = Pathfinder::new();
+    let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MAX, f32::MIN, -0.0, 1e-30, 1e9];
+    let ints = [i32::MIN, i32::MAX, -1, 0, 1, 11, 12, 1 << 20];
+    let pick_f = |r: &mut rand::rngs::StdRng| {
+        use rand::RngExt;
+        if r.random_bool(0.3) { specials[r.random_range(0..specials.len())] } else { r.random_range(-5.0..20.0) }
+    };
+    for _ in 0..3000 {
+        use rand::RngExt;
+        let a = Vec3::new(pick_f(&mut r), pick_f(&mut r), pick_f(&mut r));
+        let b = Vec3::new(pick_f(&mut r), pick_f(&mut r), pick_f(&mut r));
+        let c = SearchConfig { max_expansions: Some(r.random_range(0..500)), ..Default::default() };
+        let _ = f.find_path(&world, a, b, &c);
+        let iv =
+            |r: &mut rand::rngs::StdRng| {
+                IVec3::from_array([0; 3].map(|_| {
+                    if r.random_bool(0.5) { ints[r.random_range(0..ints.len())] } else { r.random_range(-2..14) }
+                }))
+            };
+        let (s, g) = (iv(&mut r), iv(&mut r));
+        if let Ok(p) = f.find_voxel_path(&world, s, g, &c) {
+            assert_path_valid(&world, &p, s, g, &c);
+        }
+        let _ = Heuristic::Octile.estimate(s.wrapping_sub(g), &CostModel::PRECISE);
+    }
+}

@@ -30,6 +30,8 @@ struct Query {
     move_cost: [u64; MOVES],
     weighted: bool,
     done: bool,
+    /// The world's dims and revision at `begin`.
+    world: (glam::UVec3, u64),
 }
 
 /// Reusable search state for A* over a [`VoxelWorld`].
@@ -144,7 +146,15 @@ impl Pathfinder {
         }
         let weighted =
             [config.media.air, config.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water();
-        self.query = Query { goal, config: *config, pass: Some(pass), move_cost, weighted, done: false };
+        self.query = Query {
+            goal,
+            config: *config,
+            pass: Some(pass),
+            move_cost,
+            weighted,
+            done: false,
+            world: (world.dims(), world.revision()),
+        };
         self.stats = SearchStats::default();
         self.open.clear();
         let chunk_dims = (world.dims().as_ivec3() + 15) >> 4;
@@ -160,7 +170,8 @@ impl Pathfinder {
     }
 
     /// Expands at most `budget` more nodes of the search started by [`begin`](Self::begin).
-    /// `world` must be the world given to `begin`, unchanged.
+    /// `world` must be the world given to `begin`, unchanged: otherwise the search fails with
+    /// [`PathError::WorldChanged`].
     ///
     /// Returns [`SearchStep::Pending`] while the search goes on; the result is the same as
     /// [`find_voxel_path`](Self::find_voxel_path)'s, however it is sliced. After a
@@ -171,6 +182,10 @@ impl Pathfinder {
             return SearchStep::Failed(PathError::Unreachable { expanded: 0 });
         };
         let q = self.query;
+        if q.world != (world.dims(), world.revision()) {
+            self.query.done = true;
+            return SearchStep::Failed(PathError::WorldChanged);
+        }
         let (rule, heuristic, costs) = (q.config.diagonal, q.config.heuristic, q.config.costs);
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         let mut left = budget;
