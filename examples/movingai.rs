@@ -22,6 +22,9 @@ use std::time::Instant;
 use voxnav::prelude::*;
 use voxnav::{Problem, Scenario};
 
+#[path = "support/baseline.rs"]
+mod baseline;
+
 struct Args {
     map: String,
     scen: String,
@@ -97,41 +100,6 @@ fn parse_args() -> Result<Args, String> {
         a.algorithm.0 = Algorithm::Weighted { percent: a.weight };
     }
     Ok(a)
-}
-
-/// The `pathfinding` crate's A* on the same world, moves (strict rule), costs and heuristic.
-fn baseline(world: &VoxelWorld, p: &Problem, costs: CostModel, heuristic: Heuristic) -> Option<u64> {
-    let successors = |v: &IVec3| {
-        let v = *v;
-        let mut out = Vec::with_capacity(26);
-        for dz in -1..=1 {
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let d = IVec3::new(dx, dy, dz);
-                    if d == IVec3::ZERO {
-                        continue;
-                    }
-                    // Every voxel of the bounding box of v and v + d must be free.
-                    let mut free = true;
-                    for k in 1..8 {
-                        let o = IVec3::new(dx * (k & 1), dy * ((k >> 1) & 1), dz * ((k >> 2) & 1));
-                        if o != IVec3::ZERO && world.is_blocked(v + o) {
-                            free = false;
-                            break;
-                        }
-                    }
-                    if free {
-                        let axes = (dx != 0) as usize + (dy != 0) as usize + (dz != 0) as usize;
-                        out.push((v + d, costs.cost(axes)));
-                    }
-                }
-            }
-        }
-        out
-    };
-    let goal = p.goal;
-    pathfinding::prelude::astar(&p.start, successors, |v| heuristic.estimate(goal - *v, &costs), |v| *v == goal)
-        .map(|(_, cost)| cost)
 }
 
 fn percentile(sorted: &[u128], q: f64) -> u128 {
@@ -212,7 +180,7 @@ fn main() -> ExitCode {
                 }
                 if args.baseline {
                     let t = Instant::now();
-                    let cost = baseline(&world, &p, args.costs, args.heuristic);
+                    let cost = baseline::pathfinding_astar(&world, p.start, p.goal, args.costs, args.heuristic);
                     baseline_us += t.elapsed().as_micros();
                     if cost != Some(path.cost) && args.heuristic == Heuristic::Octile && args.algorithm.0.suboptimality_bound() == 1.0 {
                         baseline_mismatch += 1;

@@ -74,6 +74,10 @@ pub enum PathError {
         /// Nodes expanded.
         expanded: usize,
     },
+    /// [`Pathfinder::advance`](crate::Pathfinder::advance) was given a world other than the
+    /// one its search began on, or that world was edited since.
+    #[error("the world changed since the search began")]
+    WorldChanged,
     /// The cost model cannot be used: see [`crate::CostModel::validate`].
     #[error("invalid cost model: {0}")]
     InvalidCosts(&'static str),

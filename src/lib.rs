@@ -38,5 +38,5 @@ pub mod prelude {
         Agent, Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, Media, Path, PathError, Pathfinder,
         SearchConfig, Voxel, VoxelWorld,
     };
-    pub use glam::{IVec3, Vec3};
+    pub use glam::{IVec3, UVec3, Vec3};
 }

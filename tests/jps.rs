@@ -1,9 +1,9 @@
 //! Jump point search and its budget mode against a plain Dijkstra oracle on thousands of
 //! seeded random worlds, for every diagonal rule, cost model and medium.
 
-mod common;
+mod oracle;
 
-use common::{Rng, check_path, dijkstra, index, random_free, random_world};
+use oracle::{Rng, check_path, dijkstra, index, random_free, random_world};
 use glam::{IVec3, UVec3};
 use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, Pathfinder, SearchConfig};
 

@@ -311,17 +311,20 @@ impl VoxelWorld {
         let r = radius / self.voxel_size;
         let lo = self.clamp_voxel((c - r).floor());
         let hi = self.clamp_voxel((c + r).ceil() - 1.0);
+        // Squared distance from the centre to the cell [i, i + 1] along one axis.
+        let gap = |i: i32, c: f32| (i as f32 - c).max(c - (i as f32 + 1.0)).max(0.0).powi(2);
         let mut count = 0;
         for z in lo.z..=hi.z {
             for y in lo.y..=hi.y {
-                for x in lo.x..=hi.x {
-                    let v = IVec3::new(x, y, z);
-                    let cell = v.as_vec3();
-                    let closest = c.clamp(cell, cell + 1.0);
-                    if closest.distance_squared(c) < r * r {
-                        count += self.fill_voxels(v, v, voxel);
-                    }
+                let rest = r * r - gap(y, c.y) - gap(z, c.z);
+                if rest <= 0.0 {
+                    continue;
                 }
+                // Cells x with distance to c.x below s: c.x - s - 1 < x < c.x + s.
+                let s = rest.sqrt();
+                let x0 = (c.x - s - 1.0).floor() as i32 + 1;
+                let x1 = (c.x + s).ceil() as i32 - 1;
+                count += self.fill_voxels(IVec3::new(x0, y, z), IVec3::new(x1, y, z), voxel);
             }
         }
         Ok(count)
@@ -373,6 +376,17 @@ impl VoxelWorld {
             let w = if read_water { self.water.row(chunk, ly, lz) } else { 0 };
             s | (w & wmask) | (!w & amask)
         };
+        let l = v & CHUNK_MASK;
+        if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
+            // All 9 rows lie in v's chunk, and all 3 bits of each row in one u16.
+            let c = self.chunk(v >> CHUNK_SHIFT);
+            for dz in -1..=1 {
+                for dy in -1..=1 {
+                    mask |= (row(c, l.y + dy, l.z + dz) >> (lx - 1) & 7) << bit(-1, dy, dz);
+                }
+            }
+            return mask;
+        }
         for dz in -1..=1 {
             let z = v.z + dz;
             if z < 0 || z > last.z {
@@ -461,6 +475,9 @@ mod tests {
         // (0.866 voxel away).
         let n = w.fill_sphere(Vec3::splat(-3.75), 0.4, Voxel::Solid).unwrap();
         assert_eq!(n, 27 - 8);
+        // A sphere far larger than the world fills it, row by row, without visiting voxels.
+        let mut big = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(700, 500, 600)).unwrap();
+        assert_eq!(big.fill_sphere(Vec3::ZERO, 1e30, Voxel::Solid).unwrap(), 700 * 500 * 600);
         assert!(w.set(IVec3::splat(32), Voxel::Solid).is_err());
         assert_eq!(w.get(IVec3::new(-1, 0, 0)), Voxel::Solid);
     }

@@ -1,37 +1,14 @@
 //! [`Pathfinder`]: reusable state for 26-neighbour A* over a [`VoxelWorld`].
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use glam::{IVec3, Vec3};
 
 use crate::error::PathError;
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::world::{Pass, VoxelWorld};
 use crate::search::config::SearchConfig;
-use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK};
+use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
 use crate::search::path::{Path, SearchStats, voxel_length};
-
-/// An open-list entry: lowest `f` first, then highest `g` (deepest), then lowest slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Open {
-    f: u64,
-    g: u64,
-    slot: u32,
-}
-
-impl Ord for Open {
-    #[inline]
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.cmp(&self.f).then(self.g.cmp(&o.g)).then(o.slot.cmp(&self.slot))
-    }
-}
-impl PartialOrd for Open {
-    #[inline]
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
+use crate::search::radix_heap::RadixHeap;
 
 /// Where a search stands after [`Pathfinder::advance`].
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +30,8 @@ struct Query {
     move_cost: [u64; MOVES],
     weighted: bool,
     done: bool,
+    /// The world's dims and revision at `begin`.
+    world: (glam::UVec3, u64),
 }
 
 /// Reusable search state for A* over a [`VoxelWorld`].
@@ -77,7 +56,7 @@ struct Query {
 #[derive(Debug, Default, Clone)]
 pub struct Pathfinder {
     nodes: NodeStore,
-    open: BinaryHeap<Open>,
+    open: RadixHeap,
     stats: SearchStats,
     query: Query,
     /// Jump point search, the budget mode and fallbacks (see `search::dispatch`).
@@ -172,7 +151,15 @@ impl Pathfinder {
         }
         let weighted =
             [config.media.air, config.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water();
-        self.query = Query { goal, config: *config, pass: Some(pass), move_cost, weighted, done: false };
+        self.query = Query {
+            goal,
+            config: *config,
+            pass: Some(pass),
+            move_cost,
+            weighted,
+            done: false,
+            world: (world.dims(), world.revision()),
+        };
         self.stats = SearchStats::default();
         self.open.clear();
         let chunk_dims = (world.dims().as_ivec3() + 15) >> 4;
@@ -181,14 +168,15 @@ impl Pathfinder {
         self.nodes.g[slot] = 0;
         self.nodes.info[slot] = OPEN | NO_PARENT;
         let h = config.heuristic.estimate(goal - start, &config.costs);
-        self.open.push(Open { f: h, g: 0, slot: slot as u32 });
+        self.open.push(h, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
         Ok(())
     }
 
     /// Expands at most `budget` more nodes of the search started by [`begin`](Self::begin).
-    /// `world` must be the world given to `begin`, unchanged.
+    /// `world` must be the world given to `begin`, unchanged: otherwise the search fails with
+    /// [`PathError::WorldChanged`].
     ///
     /// Returns [`SearchStep::Pending`] while the search goes on; the result is the same as
     /// [`find_voxel_path`](Self::find_voxel_path)'s, however it is sliced. After a
@@ -202,11 +190,16 @@ impl Pathfinder {
             return SearchStep::Failed(PathError::Unreachable { expanded: 0 });
         };
         let q = self.query;
+        if q.world != (world.dims(), world.revision()) {
+            self.query.done = true;
+            return SearchStep::Failed(PathError::WorldChanged);
+        }
         let (rule, heuristic, costs) = (q.config.diagonal, q.config.heuristic, q.config.costs);
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         let mut left = budget;
-        while let Some(&Open { g, slot, .. }) = self.open.peek() {
+        while let Some((_, slot)) = self.open.peek() {
             let slot = slot as usize;
+            let g = self.nodes.g[slot];
             if self.nodes.info[slot] & CLOSED != 0 {
                 self.open.pop();
                 continue;
@@ -227,6 +220,7 @@ impl Pathfinder {
             left -= 1;
             self.nodes.info[slot] |= CLOSED;
             self.stats.expanded += 1;
+            let inside = interior(v);
             let mut legal = legal_moves(world.blocked_mask(v, pass), rule);
             while legal != 0 {
                 let m = legal.trailing_zeros() as usize;
@@ -237,7 +231,7 @@ impl Pathfinder {
                     let w = q.config.media.weight(world.get(n)).unwrap_or(100);
                     cost = cost * u64::from(w) / 100;
                 }
-                let ns = self.nodes.slot(n);
+                let ns = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(n) };
                 let info = self.nodes.info[ns];
                 if info & CLOSED != 0 {
                     continue;
@@ -247,7 +241,7 @@ impl Pathfinder {
                     self.nodes.g[ns] = ng;
                     self.nodes.info[ns] = OPEN | m as u8;
                     let f = ng + heuristic.estimate(q.goal - n, &costs);
-                    self.open.push(Open { f, g: ng, slot: ns as u32 });
+                    self.open.push(f, ns as u32);
                     self.stats.generated += 1;
                 }
             }
@@ -266,7 +260,7 @@ impl Pathfinder {
     /// Bytes of heap this pathfinder holds.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>() + self.ext.heap_bytes()
+        self.nodes.heap_bytes() + self.open.heap_bytes() + self.ext.heap_bytes()
     }
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {

@@ -30,19 +30,25 @@ impl Heuristic {
     /// let d = IVec3::new(3, -1, 2);
     /// assert_eq!(Heuristic::Octile.estimate(d, &CostModel::GAME), 17 + 14 + 10);
     /// assert_eq!(Heuristic::Manhattan.estimate(d, &CostModel::GAME), 60);
+    /// assert_eq!(Heuristic::Octile.estimate(glam::IVec3::MIN, &CostModel::PRECISE), u64::MAX);
     /// ```
+    ///
+    /// Saturates at `u64::MAX` instead of overflowing, for any `d` and costs.
     #[must_use]
     #[inline]
     pub fn estimate(self, d: IVec3, costs: &CostModel) -> u64 {
-        let d = d.abs().as_u64vec3();
+        let d = [d.x.unsigned_abs(), d.y.unsigned_abs(), d.z.unsigned_abs()].map(u64::from);
+        let (sum, a, c) = (d[0] + d[1] + d[2], d[0].max(d[1]).max(d[2]), d[0].min(d[1]).min(d[2]));
         match self {
             Heuristic::Octile => {
-                let a = d.max_element();
-                let c = d.min_element();
-                let b = d.x + d.y + d.z - a - c;
-                costs.corner * c + costs.edge * (b - c) + costs.face * (a - b)
+                let b = sum - a - c;
+                costs
+                    .corner
+                    .saturating_mul(c)
+                    .saturating_add(costs.edge.saturating_mul(b - c))
+                    .saturating_add(costs.face.saturating_mul(a - b))
             }
-            Heuristic::Manhattan => costs.face * (d.x + d.y + d.z),
+            Heuristic::Manhattan => costs.face.saturating_mul(sum),
             Heuristic::Zero => 0,
         }
     }

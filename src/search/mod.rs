@@ -9,6 +9,7 @@ pub(crate) mod heuristic;
 pub(crate) mod jps;
 pub(crate) mod nodes;
 pub(crate) mod path;
+pub(crate) mod radix_heap;
 
 pub use config::{Algorithm, CostModel, DiagonalRule, Fallback, SearchConfig};
 pub use heuristic::Heuristic;

@@ -8,6 +8,7 @@
 use glam::IVec3;
 
 use crate::grid::layer::{CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOXELS};
+use crate::grid::moves::{MOVES, OFFSETS};
 
 /// `info` flag: the node is on the open list (or was improved since it last left it).
 pub(crate) const OPEN: u8 = 0x40;
@@ -97,6 +98,27 @@ impl NodeStore {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.table.capacity() * 8 + self.page_origin.capacity() * 12 + self.g.capacity() * 9
     }
+}
+
+/// Whether all 26 neighbours of `v` lie in `v`'s own chunk (and so in its page).
+#[inline]
+pub(crate) fn interior(v: IVec3) -> bool {
+    let l = v & CHUNK_MASK;
+    l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all()
+}
+
+/// Slot offset of each move from an [`interior`] node.
+pub(crate) const SLOT_DELTA: [isize; MOVES] = slot_deltas();
+
+const fn slot_deltas() -> [isize; MOVES] {
+    let mut out = [0; MOVES];
+    let mut m = 0;
+    while m < MOVES {
+        let d = OFFSETS[m];
+        out[m] = (d.x + (d.y << CHUNK_SHIFT) + (d.z << (2 * CHUNK_SHIFT))) as isize;
+        m += 1;
+    }
+    out
 }
 
 #[inline]

@@ -1,161 +1,168 @@
-//! Shared test helpers: seeded random worlds and a plain Dijkstra oracle, written from the
-//! movement rules alone (no library internals).
-#![allow(dead_code, reason = "each test binary uses a different subset")]
+//! Shared test helpers: a plain Dijkstra oracle, an independent move-legality check, seeded
+//! random worlds, and the Warframe data location.
+
+#![allow(dead_code, reason = "each test binary uses a different subset of the helpers")]
 
 use std::collections::BinaryHeap;
+use std::path::PathBuf;
 
-use glam::{IVec3, UVec3, Vec3};
-use voxnav::{CostModel, DiagonalRule, Media, Voxel, VoxelWorld};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use voxnav::prelude::*;
 
-/// A small seeded generator (PCG-like LCG), so every failure replays.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u32 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    pub fn below(&mut self, n: u32) -> u32 {
-        self.next() % n
-    }
+/// A fixed-seed generator, so a failure replays.
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
 }
 
-/// A random world: `solid_pct` % solid voxels (often clustered in slabs), `water_pct` % water.
-pub fn random_world(rng: &mut Rng, dims: UVec3, solid_pct: u32, water_pct: u32) -> VoxelWorld {
-    let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, dims).unwrap();
-    let d = dims.as_ivec3();
-    for z in 0..d.z {
-        for y in 0..d.y {
-            for x in 0..d.x {
-                let r = rng.below(100);
-                let v = if r < solid_pct {
-                    Voxel::Solid
-                } else if r < solid_pct + water_pct {
-                    Voxel::Water
-                } else {
-                    continue;
-                };
-                w.set(IVec3::new(x, y, z), v).unwrap();
-            }
-        }
-    }
-    // A few walls with holes, so detours are long and jump points many.
-    for _ in 0..rng.below(3) {
-        let axis = rng.below(3) as usize;
-        let at = rng.below(dims[axis]) as i32;
-        let (mut lo, mut hi) = (IVec3::ZERO, d - 1);
-        lo[axis] = at;
-        hi[axis] = at;
-        w.fill_voxels(lo, hi, Voxel::Solid);
-        for _ in 0..rng.below(4) {
-            let mut hole = IVec3::new(rng.below(dims.x) as i32, rng.below(dims.y) as i32, rng.below(dims.z) as i32);
-            hole[axis] = at;
-            w.set(hole, Voxel::Air).unwrap();
-        }
-    }
-    w
+/// Whether an agent with `media` may stand in `v`.
+pub fn passable(world: &VoxelWorld, v: IVec3, media: Media) -> bool {
+    media.allows(world.get(v))
 }
 
-/// Whether `v` is inside and of a medium `media` allows.
-pub fn free(world: &VoxelWorld, media: &Media, v: IVec3) -> bool {
-    world.contains(v) && media.allows(world.get(v))
-}
-
-/// Whether the single move `from -> from + d` is legal under `rule`.
-pub fn legal(world: &VoxelWorld, media: &Media, rule: DiagonalRule, from: IVec3, d: IVec3) -> bool {
-    if d == IVec3::ZERO || d.abs().max_element() > 1 || !free(world, media, from + d) {
+/// Whether the move `from -> from + d` is legal under `rule` (written without the crate's tables).
+pub fn legal(world: &VoxelWorld, from: IVec3, d: IVec3, rule: DiagonalRule, media: Media) -> bool {
+    if d == IVec3::ZERO || d.abs().max_element() != 1 || !passable(world, from + d, media) {
         return false;
     }
+    let mut need = Vec::new();
     match rule {
-        DiagonalRule::Unchecked => true,
-        DiagonalRule::Faces => (0..3).all(|a| {
-            let mut f = IVec3::ZERO;
-            f[a] = d[a];
-            d[a] == 0 || free(world, media, from + f)
-        }),
-        DiagonalRule::Strict => (1..8).all(|k| {
-            let o = IVec3::new(d.x * (k & 1), d.y * ((k >> 1) & 1), d.z * ((k >> 2) & 1));
-            o == IVec3::ZERO || free(world, media, from + o)
-        }),
+        DiagonalRule::Strict => {
+            for x in [0, d.x] {
+                for y in [0, d.y] {
+                    for z in [0, d.z] {
+                        need.push(IVec3::new(x, y, z));
+                    }
+                }
+            }
+        }
+        DiagonalRule::Faces => {
+            need.extend([IVec3::new(d.x, 0, 0), IVec3::new(0, d.y, 0), IVec3::new(0, 0, d.z)]);
+        }
+        DiagonalRule::Unchecked => {}
     }
+    need.into_iter().filter(|&o| o != IVec3::ZERO).all(|o| passable(world, from + o, media))
 }
 
-/// Cost of the move `from -> from + d` (media weight of the voxel entered).
-pub fn move_cost(world: &VoxelWorld, media: &Media, costs: &CostModel, from: IVec3, d: IVec3) -> u64 {
+/// Cost of a legal move into `to`, with media weights.
+pub fn move_cost(world: &VoxelWorld, to: IVec3, d: IVec3, costs: &CostModel, media: Media) -> u64 {
     let axes = (d.x != 0) as usize + (d.y != 0) as usize + (d.z != 0) as usize;
-    let w = if world.has_water() { media.weight(world.get(from + d)).unwrap_or(100) } else { 100 };
-    costs.cost(axes) * u64::from(w) / 100
+    let weight = media.weight(world.get(to)).expect("legal move");
+    costs.cost(axes) * u64::from(weight) / 100
 }
 
-/// Dijkstra from `start`: the cost of every reachable voxel (dense, small worlds only).
+/// Cheapest cost from `start` to `goal` by plain Dijkstra over a dense array, or `None`.
 pub fn dijkstra(
     world: &VoxelWorld,
-    media: &Media,
+    start: IVec3,
+    goal: IVec3,
     rule: DiagonalRule,
     costs: &CostModel,
-    start: IVec3,
-) -> Vec<Option<u64>> {
+    media: Media,
+) -> Option<u64> {
     let d = world.dims().as_ivec3();
-    let index = |v: IVec3| ((v.z * d.y + v.y) * d.x + v.x) as usize;
-    let mut dist = vec![None; (d.x * d.y * d.z) as usize];
+    let index = |v: IVec3| (v.x + d.x * (v.y + d.y * v.z)) as usize;
+    let mut best = vec![u64::MAX; (d.x * d.y * d.z) as usize];
     let mut heap = BinaryHeap::new();
-    dist[index(start)] = Some(0);
+    best[index(start)] = 0;
     heap.push(std::cmp::Reverse((0u64, start.to_array())));
     while let Some(std::cmp::Reverse((g, v))) = heap.pop() {
         let v = IVec3::from_array(v);
-        if dist[index(v)] != Some(g) {
+        if v == goal {
+            return Some(g);
+        }
+        if g > best[index(v)] {
             continue;
         }
         for dz in -1..=1 {
             for dy in -1..=1 {
                 for dx in -1..=1 {
-                    let m = IVec3::new(dx, dy, dz);
-                    if !legal(world, media, rule, v, m) {
+                    let step = IVec3::new(dx, dy, dz);
+                    if !legal(world, v, step, rule, media) {
                         continue;
                     }
-                    let n = v + m;
-                    let ng = g + move_cost(world, media, costs, v, m);
-                    if dist[index(n)].is_none_or(|old| ng < old) {
-                        dist[index(n)] = Some(ng);
+                    let n = v + step;
+                    let ng = g + move_cost(world, n, step, costs, media);
+                    if ng < best[index(n)] {
+                        best[index(n)] = ng;
                         heap.push(std::cmp::Reverse((ng, n.to_array())));
                     }
                 }
             }
         }
     }
-    dist
+    None
 }
 
-/// Index of `v` in [`dijkstra`]'s output.
-pub fn index(world: &VoxelWorld, v: IVec3) -> usize {
+/// A random small world: solid voxels at `density`, and sometimes a few boxes of water.
+pub fn random_world(rng: &mut StdRng, max_dim: u32) -> VoxelWorld {
+    let dims = UVec3::new(rng.random_range(2..=max_dim), rng.random_range(2..=max_dim), rng.random_range(2..=max_dim));
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, dims).unwrap();
+    let density = rng.random_range(0.0..0.45);
+    if rng.random_bool(0.4) {
+        for _ in 0..rng.random_range(1..4) {
+            let a = random_voxel(rng, &world);
+            let b = random_voxel(rng, &world);
+            world.fill_voxels(a.min(b), a.max(b), Voxel::Water);
+        }
+    }
+    for z in 0..dims.z as i32 {
+        for y in 0..dims.y as i32 {
+            for x in 0..dims.x as i32 {
+                if rng.random_bool(density) {
+                    world.set(IVec3::new(x, y, z), Voxel::Solid).unwrap();
+                }
+            }
+        }
+    }
+    world
+}
+
+/// A uniformly random voxel inside `world`.
+pub fn random_voxel(rng: &mut StdRng, world: &VoxelWorld) -> IVec3 {
     let d = world.dims().as_ivec3();
-    ((v.z * d.y + v.y) * d.x + v.x) as usize
+    IVec3::new(rng.random_range(0..d.x), rng.random_range(0..d.y), rng.random_range(0..d.z))
 }
 
-/// A random voxel of `world` free for `media`, if one is found.
-pub fn random_free(rng: &mut Rng, world: &VoxelWorld, media: &Media) -> Option<IVec3> {
-    let d = world.dims();
-    (0..200).find_map(|_| {
-        let v = IVec3::new(rng.below(d.x) as i32, rng.below(d.y) as i32, rng.below(d.z) as i32);
-        free(world, media, v).then_some(v)
-    })
+/// A random voxel the media allow, if one is found in a few tries.
+pub fn random_free_voxel(rng: &mut StdRng, world: &VoxelWorld, media: Media) -> Option<IVec3> {
+    (0..64).map(|_| random_voxel(rng, world)).find(|&v| passable(world, v, media))
 }
 
-/// Checks a path's shape: from `start`, every step a legal move, cost = sum of step costs.
-pub fn check_path(
-    world: &VoxelWorld,
-    media: &Media,
-    rule: DiagonalRule,
-    costs: &CostModel,
-    start: IVec3,
-    path: &voxnav::Path,
-) {
+/// Checks every step of `path` is a legal move and its cost adds up; panics with the reason.
+pub fn assert_path_valid(world: &VoxelWorld, path: &Path, start: IVec3, goal: IVec3, config: &SearchConfig) {
     assert_eq!(path.voxels.first(), Some(&start));
+    assert_eq!(path.voxels.last(), Some(&goal));
     let mut cost = 0;
     for w in path.voxels.windows(2) {
-        assert!(legal(world, media, rule, w[0], w[1] - w[0]), "illegal step {} -> {}", w[0], w[1]);
-        cost += move_cost(world, media, costs, w[0], w[1] - w[0]);
+        let d = w[1] - w[0];
+        assert!(legal(world, w[0], d, config.diagonal, config.media), "illegal step {} -> {}", w[0], w[1]);
+        cost += move_cost(world, w[1], d, &config.costs, config.media);
     }
-    assert_eq!(cost, path.cost, "cost is not the sum of the steps: {rule:?} {media:?} {:?}", path.voxels);
+    assert_eq!(cost, path.cost, "path cost does not add up");
     assert_eq!(path.points.len(), path.voxels.len());
+}
+
+/// The Warframe benchmark folder: `$VOXNAV_WARFRAME_DIR`, else `../shared/benchmarks/warframe`.
+/// `None` (with a printed notice) when absent.
+pub fn warframe_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("VOXNAV_WARFRAME_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/warframe"));
+    if dir.join("maps").is_dir() {
+        Some(dir)
+    } else {
+        println!("NOTICE: Warframe benchmark not found at {} (set VOXNAV_WARFRAME_DIR); skipping", dir.display());
+        None
+    }
+}
+
+/// All map names of the Warframe folder, sorted.
+pub fn warframe_maps(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("maps"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".3dmap").map(String::from))
+        .collect();
+    names.sort();
+    names
 }
