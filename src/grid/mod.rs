@@ -2,4 +2,5 @@
 
 pub(crate) mod layer;
 pub(crate) mod moves;
+pub(crate) mod scan;
 pub(crate) mod world;

@@ -21,6 +21,7 @@ use glam::IVec3;
 
 use crate::error::PathError;
 use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes};
+use crate::grid::scan::{LATERAL, ScanCache};
 use crate::grid::world::{Pass, VoxelWorld};
 use crate::search::canonical::{Canon, START};
 use crate::search::config::{DiagonalRule, SearchConfig};
@@ -212,9 +213,13 @@ const fn sub_moves() -> [[u8; 6]; MOVES] {
 }
 const SUB_MOVES: [[u8; 6]; MOVES] = sub_moves();
 
+/// The 8 lateral neighbours of a row, as offsets on its two lateral axes.
+const LATERAL_OFFSETS: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+
 /// Everything a jump reads.
 struct Jumper<'a> {
     world: &'a VoxelWorld,
+    cache: &'a mut ScanCache,
     pass: Pass,
     canon: &'a Canon,
     goal: IVec3,
@@ -255,7 +260,92 @@ impl Jumper<'_> {
         }
     }
 
+    /// Straight jump by bit rows, 16 voxels at a time (strict rule): candidates are the
+    /// voxels past an obstacle edge ([`falling_edge`]), confirmed with [`Canon::forced`].
     fn straight(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
+        if !self.strict {
+            return self.straight_slow(x, g, m);
+        }
+        let d = OFFSETS[m];
+        let axis = if d.x != 0 { 0 } else if d.y != 0 { 1 } else { 2 };
+        let sign = d[axis];
+        let (ua, va) = LATERAL[axis];
+        let (u0, v0, t0) = (x[ua], x[va], x[axis]);
+        let goal_k = if self.goal[ua] == u0 && self.goal[va] == v0 && (self.goal[axis] - t0) * sign > 0 {
+            (self.goal[axis] - t0) * sign
+        } else {
+            i32::MAX
+        };
+        let step = self.move_cost[m];
+        // Rows in scan order: bit i of segment c is voxel c * 16 + i (forward) or c * 16 + 15 - i.
+        let fetch = |this: &mut Self, c: i32, u: i32, v: i32| -> u16 {
+            let r = this.cache.row(this.world, axis, c, u, v);
+            if sign > 0 { r } else { r.reverse_bits() }
+        };
+        let pos = |c: i32, i: i32| if sign > 0 { c * 16 + i } else { c * 16 + 15 - i };
+        let mut k_done = 0; // voxels 1..=k_done examined
+        loop {
+            let t = t0 + sign * (k_done + 1);
+            let c = t >> 4;
+            let first = if sign > 0 { t & 15 } else { 15 - (t & 15) };
+            let centre = fetch(self, c, u0, v0);
+            let mut cand = 0u16;
+            for (du, dv) in LATERAL_OFFSETS {
+                let r = fetch(self, c, u0 + du, v0 + dv);
+                let before = fetch(self, c - sign, u0 + du, v0 + dv) >> 15;
+                cand |= ((r << 1) | before) & !r;
+            }
+            let range = u16::MAX << first;
+            let blocked = centre & range;
+            let end = blocked.trailing_zeros() as i32; // first blocked bit (16: none)
+            let free = if end == 16 { range } else { range & ((1u16 << end) - 1) };
+            let mut cand = cand & free;
+            if free == 0 {
+                self.scanned += k_done as u64;
+                return None;
+            }
+            let last_bit = 15 - free.leading_zeros() as i32;
+            let k_last = (pos(c, last_bit) - t0) * sign;
+            // First voxel beyond the f bound in this segment, if any (f is convex on a line).
+            let mut k_stop = goal_k.min(k_last + 1);
+            if self.beyond(g + step * k_last as u64, x + d * k_last) {
+                let (mut lo, mut hi) = (k_done + 1, k_last);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    if self.beyond(g + step * mid as u64, x + d * mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                k_stop = k_stop.min(lo);
+            }
+            while cand != 0 {
+                let i = cand.trailing_zeros() as i32;
+                cand &= cand - 1;
+                let k = (pos(c, i) - t0) * sign;
+                if k >= k_stop {
+                    break;
+                }
+                let mask = self.world.blocked_mask(x + d * k, self.pass);
+                if self.canon.forced(m, mask) != 0 {
+                    self.scanned += k as u64;
+                    return Some(k);
+                }
+            }
+            if k_stop <= k_last {
+                self.scanned += k_stop as u64;
+                return Some(k_stop);
+            }
+            if end < 16 {
+                self.scanned += k_last as u64;
+                return None;
+            }
+            k_done = k_last;
+        }
+    }
+
+    fn straight_slow(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
         let d = OFFSETS[m];
         let req = REQUIRED[self.canon.rule as usize][m];
         let (mut y, mut k, mut g) = (x, 0, g);
@@ -346,6 +436,7 @@ pub(crate) struct JumpSearch {
     /// Voxels the jumps stepped over in the current search.
     pub(crate) scanned: u64,
     slack: u64,
+    cache: ScanCache,
 }
 
 impl JumpSearch {
@@ -390,6 +481,9 @@ impl JumpSearch {
         self.slack = std::env::var("VOXNAV_SLACK").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
         self.open.clear();
         self.nodes.reset(world.dims().as_ivec3());
+        if mode == Mode::Jump {
+            self.cache.reset(world, pass);
+        }
         let slot = self.nodes.slot(start);
         self.nodes.g[slot] = 0;
         self.nodes.parent[slot] = NO_PARENT;
@@ -412,7 +506,7 @@ impl JumpSearch {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>()
+        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>() + self.cache.heap_bytes()
     }
 
     /// Records a path to `y` of cost `g` through `parent`, entering by move `m`.
@@ -464,8 +558,10 @@ impl JumpSearch {
         let q = self.q;
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         let rule = q.config.diagonal;
+        let mut cache = std::mem::take(&mut self.cache);
         let mut jumper = canon.filter(|_| q.mode == Mode::Jump).map(|canon| Jumper {
             world,
+            cache: &mut cache,
             pass,
             canon,
             goal: q.goal,
@@ -548,6 +644,7 @@ impl JumpSearch {
         if let Some(j) = jumper {
             self.scanned += j.scanned;
         }
+        self.cache = cache;
         result
     }
 

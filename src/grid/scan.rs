@@ -1,0 +1,186 @@
+//! Bit rows along all three axes for straight scans (jump point search), read lazily from a
+//! [`VoxelWorld`] chunk by chunk for one query's media.
+//!
+//! A search asks for the 16-voxel row through a chunk along an axis; the first request for a
+//! chunk reads its 4096 voxels (216 neighbourhood masks) and stores them as 256 rows along each
+//! axis (1.5 KB). Rows outside the world read as all blocked. The cache belongs to one query:
+//! stamps make a new query start empty at no cost, and the world cannot change under it.
+
+use glam::IVec3;
+
+use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
+use super::moves::bit;
+use super::world::{Pass, VoxelWorld};
+
+const ROWS: usize = 256;
+/// Neighbourhood centres that cover a chunk: every local coordinate is within 1 of one.
+const CENTRES: [i32; 6] = [1, 4, 7, 10, 13, 14];
+
+/// Rows of the chunks one query has read, along x, y and z.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ScanCache {
+    stamp: u32,
+    dims: IVec3,
+    chunk_dims: IVec3,
+    table: Vec<[u32; 2]>,
+    used: usize,
+    /// Per page: `3 * ROWS` rows, axis-major; row `(u, v)` of an axis at `v * 16 + u`.
+    rows: Vec<u16>,
+    pass: Option<Pass>,
+    /// Chunks read in the current query.
+    pub(crate) chunks_read: usize,
+}
+
+impl ScanCache {
+    /// Forgets every row; the next reads are for `world` seen with `pass`.
+    pub(crate) fn reset(&mut self, world: &VoxelWorld, pass: Pass) {
+        let dims = world.dims().as_ivec3();
+        let chunk_dims = (dims + CHUNK_MASK) >> CHUNK_SHIFT;
+        if chunk_dims != self.chunk_dims || self.stamp == u32::MAX {
+            self.table.clear();
+            self.table.resize(chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize, [0, 0]);
+            self.chunk_dims = chunk_dims;
+            self.stamp = 0;
+        }
+        self.dims = dims;
+        self.stamp += 1;
+        self.used = 0;
+        self.pass = Some(pass);
+        self.chunks_read = 0;
+    }
+
+    /// The 16-bit row along `axis` through chunk coordinate `c` (on that axis) at the lateral
+    /// voxel coordinates `(u, v)` (the other two axes in x, y, z order). Bit `i` is set when
+    /// voxel `c * 16 + i` of the row is blocked or outside the world.
+    #[inline]
+    pub(crate) fn row(&mut self, world: &VoxelWorld, axis: usize, c: i32, u: i32, v: i32) -> u16 {
+        let (ua, va) = LATERAL[axis];
+        if u < 0 || v < 0 || u >= self.dims[ua] || v >= self.dims[va] || c < 0 || c >= self.chunk_dims[axis] {
+            return u16::MAX;
+        }
+        let mut cc = IVec3::ZERO;
+        cc[axis] = c;
+        cc[ua] = u >> CHUNK_SHIFT;
+        cc[va] = v >> CHUNK_SHIFT;
+        let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
+        let entry = self.table[chunk];
+        let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
+        self.rows[page * 3 * ROWS + axis * ROWS + (((v & CHUNK_MASK) << CHUNK_SHIFT) | (u & CHUNK_MASK)) as usize]
+    }
+
+    #[cold]
+    fn read_chunk(&mut self, world: &VoxelWorld, chunk: usize, cc: IVec3) -> usize {
+        let page = self.used;
+        self.used += 1;
+        self.chunks_read += 1;
+        self.table[chunk] = [self.stamp, page as u32];
+        let start = page * 3 * ROWS;
+        if self.rows.len() < start + 3 * ROWS {
+            self.rows.resize(start + 3 * ROWS, 0);
+        }
+        let pass = self.pass.expect("reset before use");
+        let base = cc << CHUNK_SHIFT;
+        let mut x_rows = [0u16; ROWS];
+        if (base + CHUNK).cmple(self.dims).all() {
+            // Whole chunk inside: 216 neighbourhood masks, each 27 voxels.
+            for &lz in &CENTRES {
+                for &ly in &CENTRES {
+                    for &lx in &CENTRES {
+                        let m = world.blocked_mask(base + IVec3::new(lx, ly, lz), pass);
+                        for dz in -1..=1 {
+                            for dy in -1..=1 {
+                                let bits = (m >> bit(-1, dy, dz) & 7) as u16;
+                                x_rows[(((lz + dz) << CHUNK_SHIFT) | (ly + dy)) as usize] |= bits << (lx - 1);
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            for lz in 0..CHUNK {
+                for ly in 0..CHUNK {
+                    let mut r = 0u16;
+                    for lx in 0..CHUNK {
+                        if !world.passable(base + IVec3::new(lx, ly, lz), pass) {
+                            r |= 1 << lx;
+                        }
+                    }
+                    x_rows[((lz << CHUNK_SHIFT) | ly) as usize] = r;
+                }
+            }
+        }
+        let rows = &mut self.rows[start..start + 3 * ROWS];
+        rows.fill(0);
+        for lz in 0..CHUNK {
+            for ly in 0..CHUNK {
+                let r = x_rows[((lz << CHUNK_SHIFT) | ly) as usize];
+                rows[((lz << CHUNK_SHIFT) | ly) as usize] = r;
+                let mut bits = r;
+                while bits != 0 {
+                    let lx = bits.trailing_zeros() as i32;
+                    bits &= bits - 1;
+                    // Along y: lateral (x, z); along z: lateral (x, y).
+                    rows[ROWS + ((lz << CHUNK_SHIFT) | lx) as usize] |= 1 << ly;
+                    rows[2 * ROWS + ((ly << CHUNK_SHIFT) | lx) as usize] |= 1 << lz;
+                }
+            }
+        }
+        page
+    }
+
+    /// Bytes of heap held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.table.capacity() * 8 + self.rows.capacity() * 2
+    }
+}
+
+/// The two lateral axes of each axis, in x, y, z order.
+pub(crate) const LATERAL: [(usize, usize); 3] = [(1, 2), (0, 2), (0, 1)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::medium::{Media, Voxel};
+    use glam::{UVec3, Vec3};
+
+    #[test]
+    fn rows_match_voxel_reads_on_every_axis() {
+        let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(37, 20, 18)).unwrap();
+        let mut seed = 3u64;
+        for z in 0..18 {
+            for y in 0..20 {
+                for x in 0..37 {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let v = match seed >> 60 {
+                        0..=1 => Voxel::Solid,
+                        2..=3 => Voxel::Water,
+                        _ => Voxel::Air,
+                    };
+                    w.set(IVec3::new(x, y, z), v).unwrap();
+                }
+            }
+        }
+        let mut cache = ScanCache::default();
+        for media in [Media::ANY, Media::AIR, Media::WATER] {
+            let pass = Pass::new(&media);
+            cache.reset(&w, pass);
+            for axis in 0..3 {
+                let (ua, va) = LATERAL[axis];
+                for u in -1..=w.dims().as_ivec3()[ua] {
+                    for v in -1..=w.dims().as_ivec3()[va] {
+                        for c in 0..3 {
+                            let r = cache.row(&w, axis, c, u, v);
+                            for i in 0..16 {
+                                let mut p = IVec3::ZERO;
+                                p[axis] = c * 16 + i;
+                                p[ua] = u;
+                                p[va] = v;
+                                assert_eq!(r >> i & 1 != 0, !w.passable(p, pass), "{p} axis {axis} {media:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
