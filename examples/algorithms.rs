@@ -36,7 +36,8 @@ fn pct<T: Copy + Default + Ord>(v: &[T], q: f64) -> T {
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
-    let (mut every, mut maps, mut skip, mut weight, mut csv) = (500usize, None::<Vec<String>>, Vec::new(), 105u32, None);
+    let (mut every, mut maps, mut skip, mut weight, mut csv) =
+        (500usize, None::<Vec<String>>, Vec::new(), 105u32, None);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_default();
         match a.as_str() {
@@ -79,15 +80,19 @@ fn main() -> ExitCode {
             }
         };
         let problems: Vec<(usize, Problem)> = scen.problems.iter().copied().enumerate().step_by(every).collect();
-        let mut runs: Vec<Run> = [
-            ("astar", Algorithm::AStar),
-            ("jps", Algorithm::Jps),
-            ("budget", Algorithm::Weighted { percent: weight }),
-        ]
-        .into_iter()
-        .filter(|(n, _)| !skip.iter().any(|s| s == n))
-        .map(|(name, algorithm)| Run { name, algorithm, micros: vec![], expanded: vec![], excess: vec![], wrong: 0 })
-        .collect();
+        let mut runs: Vec<Run> =
+            [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", Algorithm::Weighted { percent: weight })]
+                .into_iter()
+                .filter(|(n, _)| !skip.iter().any(|s| s == n))
+                .map(|(name, algorithm)| Run {
+                    name,
+                    algorithm,
+                    micros: vec![],
+                    expanded: vec![],
+                    excess: vec![],
+                    wrong: 0,
+                })
+                .collect();
         let mut finder = Pathfinder::new();
         for &(index, p) in &problems {
             for run in &mut runs {

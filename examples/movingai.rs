@@ -88,7 +88,9 @@ fn parse_args() -> Result<Args, String> {
                     v => return Err(format!("--algorithm: unknown `{v}` (astar|jps|budget)")),
                 }
             }
-            "--weight" => a.weight = value()?.parse().ok().filter(|&w| w >= 100).ok_or("--weight takes PERCENT >= 100")?,
+            "--weight" => {
+                a.weight = value()?.parse().ok().filter(|&w| w >= 100).ok_or("--weight takes PERCENT >= 100")?
+            }
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             _ => pos.push(arg),
         }
@@ -134,8 +136,12 @@ fn main() -> ExitCode {
         }
     };
     let map_name = std::path::Path::new(&args.map).file_stem().map_or(args.map.clone(), |s| s.to_string_lossy().into());
-    let config =
-        SearchConfig { costs: args.costs, heuristic: args.heuristic, algorithm: args.algorithm.0, ..Default::default() };
+    let config = SearchConfig {
+        costs: args.costs,
+        heuristic: args.heuristic,
+        algorithm: args.algorithm.0,
+        ..Default::default()
+    };
     let exact = args.costs == CostModel::PRECISE
         && args.heuristic == Heuristic::Octile
         && args.algorithm.0.suboptimality_bound() == 1.0;
@@ -182,7 +188,10 @@ fn main() -> ExitCode {
                     let t = Instant::now();
                     let cost = baseline::pathfinding_astar(&world, p.start, p.goal, args.costs, args.heuristic);
                     baseline_us += t.elapsed().as_micros();
-                    if cost != Some(path.cost) && args.heuristic == Heuristic::Octile && args.algorithm.0.suboptimality_bound() == 1.0 {
+                    if cost != Some(path.cost)
+                        && args.heuristic == Heuristic::Octile
+                        && args.algorithm.0.suboptimality_bound() == 1.0
+                    {
                         baseline_mismatch += 1;
                         eprintln!("problem {index}: baseline cost {cost:?} != ours {}", path.cost);
                     }

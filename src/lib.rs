@@ -22,6 +22,7 @@ mod search;
 
 pub use agent::Agent;
 pub use error::{LoadError, PathError, WorldError};
+pub use grid::components::Components;
 pub use grid::world::VoxelWorld;
 pub use io::movingai::{Problem, Scenario};
 pub use medium::{Media, Voxel};
@@ -35,7 +36,7 @@ pub use glam;
 /// The types most programs need: `use voxnav::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Agent, Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, Media, Path, PathError, Pathfinder,
+        Agent, Algorithm, Components, CostModel, DiagonalRule, Fallback, Heuristic, Media, Path, PathError, Pathfinder,
         SearchConfig, Voxel, VoxelWorld,
     };
     pub use glam::{IVec3, UVec3, Vec3};

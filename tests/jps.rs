@@ -3,8 +3,8 @@
 
 mod oracle;
 
-use oracle::{Rng, check_path, dijkstra, index, random_free, random_world};
 use glam::{IVec3, UVec3};
+use oracle::{Rng, check_path, dijkstra, index, random_free, random_world};
 use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, Pathfinder, SearchConfig};
 
 const RULES: [DiagonalRule; 3] = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked];

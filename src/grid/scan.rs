@@ -12,7 +12,8 @@ use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
 use super::moves::bit;
 use super::world::{Pass, VoxelWorld};
 
-const ROWS: usize = 256;
+/// Rows of a chunk along one axis.
+pub(crate) const ROWS: usize = 256;
 /// Neighbourhood centres that cover a chunk: every local coordinate is within 1 of one.
 const CENTRES: [i32; 6] = [1, 4, 7, 10, 13, 14];
 
@@ -79,36 +80,7 @@ impl ScanCache {
             self.rows.resize(start + 3 * ROWS, 0);
         }
         let pass = self.pass.expect("reset before use");
-        let base = cc << CHUNK_SHIFT;
-        let mut x_rows = [0u16; ROWS];
-        if (base + CHUNK).cmple(self.dims).all() {
-            // Whole chunk inside: 216 neighbourhood masks, each 27 voxels.
-            for &lz in &CENTRES {
-                for &ly in &CENTRES {
-                    for &lx in &CENTRES {
-                        let m = world.blocked_mask(base + IVec3::new(lx, ly, lz), pass);
-                        for dz in -1..=1 {
-                            for dy in -1..=1 {
-                                let bits = (m >> bit(-1, dy, dz) & 7) as u16;
-                                x_rows[(((lz + dz) << CHUNK_SHIFT) | (ly + dy)) as usize] |= bits << (lx - 1);
-                            }
-                        }
-                    }
-                }
-            }
-        } else {
-            for lz in 0..CHUNK {
-                for ly in 0..CHUNK {
-                    let mut r = 0u16;
-                    for lx in 0..CHUNK {
-                        if !world.passable(base + IVec3::new(lx, ly, lz), pass) {
-                            r |= 1 << lx;
-                        }
-                    }
-                    x_rows[((lz << CHUNK_SHIFT) | ly) as usize] = r;
-                }
-            }
-        }
+        let x_rows = read_chunk_rows(world, pass, cc);
         let rows = &mut self.rows[start..start + 3 * ROWS];
         rows.fill(0);
         for lz in 0..CHUNK {
@@ -132,6 +104,42 @@ impl ScanCache {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.table.capacity() * 8 + self.rows.capacity() * 2
     }
+}
+
+/// The 256 x-rows (`lz * 16 + ly`) of chunk `cc`: bit `lx` set when the voxel is blocked for
+/// `pass` or outside the world.
+pub(crate) fn read_chunk_rows(world: &VoxelWorld, pass: Pass, cc: IVec3) -> [u16; ROWS] {
+    let base = cc << CHUNK_SHIFT;
+    let mut x_rows = [0u16; ROWS];
+    if (base + CHUNK).cmple(world.dims().as_ivec3()).all() {
+        // Whole chunk inside: 216 neighbourhood masks, each 27 voxels.
+        for &lz in &CENTRES {
+            for &ly in &CENTRES {
+                for &lx in &CENTRES {
+                    let m = world.blocked_mask(base + IVec3::new(lx, ly, lz), pass);
+                    for dz in -1..=1 {
+                        for dy in -1..=1 {
+                            let bits = (m >> bit(-1, dy, dz) & 7) as u16;
+                            x_rows[(((lz + dz) << CHUNK_SHIFT) | (ly + dy)) as usize] |= bits << (lx - 1);
+                        }
+                    }
+                }
+            }
+        }
+    } else {
+        for lz in 0..CHUNK {
+            for ly in 0..CHUNK {
+                let mut r = 0u16;
+                for lx in 0..CHUNK {
+                    if !world.passable(base + IVec3::new(lx, ly, lz), pass) {
+                        r |= 1 << lx;
+                    }
+                }
+                x_rows[((lz << CHUNK_SHIFT) | ly) as usize] = r;
+            }
+        }
+    }
+    x_rows
 }
 
 /// The two lateral axes of each axis, in x, y, z order.

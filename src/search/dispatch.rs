@@ -61,7 +61,7 @@ impl Dispatch {
         let (jump, weight) = match self.config.algorithm {
             Algorithm::AStar => (false, 100),
             Algorithm::Jps => (true, 100),
-            Algorithm::Weighted { percent } => (true, percent),
+            Algorithm::Weighted { percent } => (std::env::var("VOXNAV_PLAIN").is_err(), percent),
         };
         self.search.begin(world, self.start, goal, &self.config, jump, weight);
     }

@@ -267,7 +267,13 @@ impl Jumper<'_> {
             return self.straight_slow(x, g, m);
         }
         let d = OFFSETS[m];
-        let axis = if d.x != 0 { 0 } else if d.y != 0 { 1 } else { 2 };
+        let axis = if d.x != 0 {
+            0
+        } else if d.y != 0 {
+            1
+        } else {
+            2
+        };
         let sign = d[axis];
         let (ua, va) = LATERAL[axis];
         let (u0, v0, t0) = (x[ua], x[va], x[axis]);

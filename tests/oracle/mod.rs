@@ -159,3 +159,17 @@ pub fn check_path(
     assert_eq!(cost, path.cost, "cost is not the sum of the steps: {rule:?} {media:?} {:?}", path.voxels);
     assert_eq!(path.points.len(), path.voxels.len());
 }
+
+/// The Warframe benchmark folder (`VOXNAV_WARFRAME_DIR` or `../shared/benchmarks/warframe`), or
+/// `None` with a printed notice when it is absent.
+pub fn warframe_dir() -> Option<std::path::PathBuf> {
+    let dir = std::env::var("VOXNAV_WARFRAME_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/warframe"));
+    if dir.join("maps").is_dir() {
+        Some(dir)
+    } else {
+        println!("Warframe maps not found in {} (set VOXNAV_WARFRAME_DIR): skipped", dir.display());
+        None
+    }
+}

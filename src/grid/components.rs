@@ -1,0 +1,493 @@
+//! [`Components`]: connectivity labels ("islands") of a world's free space, so a query for a
+//! goal in another component is answered at once, with no node expanded.
+
+use glam::{IVec3, Vec3};
+
+use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
+use super::scan::{ROWS, read_chunk_rows};
+use super::world::{Pass, VoxelWorld};
+use crate::error::PathError;
+use crate::medium::Media;
+use crate::search::astar::Pathfinder;
+use crate::search::config::{CostModel, DiagonalRule, Fallback, SearchConfig};
+use crate::search::heuristic::Heuristic;
+use crate::search::path::Path;
+
+/// Chunk entry: no free voxel.
+const BLOCKED: u32 = u32::MAX;
+/// Chunk entry flag: several components; the low bits index `locals`.
+const SPLIT: u32 = 1 << 31;
+
+/// The connected components of the free space of a [`VoxelWorld`] for one set of [`Media`],
+/// under the strict diagonal rule (the default): two voxels are in the same component exactly
+/// when a path joins them. (Under the strict rule a diagonal move's whole bounding box is free,
+/// so face moves connect the same voxels: components are the 6-connected ones.)
+///
+/// Labels are sparse: one per 16^3 chunk whose free voxels are all connected inside it, and a
+/// byte per voxel only for chunks cut into several pieces (see
+/// [`memory_bytes`](Self::memory_bytes)). Building reads the whole world once (about 0.1 s for
+/// the largest Warframe map, 241 M voxels). [`update`](Self::update) rebuilds after the world
+/// was edited; until then the labels are *stale* and every query ignores them (searching as
+/// usual), so they are never wrong for a world edited through its API. Keep one `Components`
+/// per world: they recognise their world by its [`revision`](VoxelWorld::revision) and size.
+///
+/// # Examples
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Components, Media, PathError, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(40)).unwrap();
+/// world.fill_voxels(IVec3::new(20, 0, 0), IVec3::new(20, 39, 39), Voxel::Solid); // sealed halves
+/// let mut islands = Components::new(&world, Media::ANY);
+/// let (a, b) = (IVec3::new(2, 2, 2), IVec3::new(30, 2, 2));
+/// assert_eq!(islands.connected(&world, a, b), Some(false));
+/// let mut finder = Pathfinder::new();
+/// let config = SearchConfig::default();
+/// let err = finder.find_voxel_path_with(&world, &islands, a, b, &config).unwrap_err();
+/// assert_eq!(err, PathError::Unreachable { expanded: 0 }); // no search at all
+///
+/// world.set(IVec3::new(20, 5, 5), Voxel::Air).unwrap(); // open a hole
+/// assert_eq!(islands.connected(&world, a, b), None); // stale: refresh first
+/// assert!(islands.update(&world));
+/// assert_eq!(islands.connected(&world, a, b), Some(true));
+/// assert!(finder.find_voxel_path_with(&world, &islands, a, b, &config).is_ok());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Components {
+    media: Media,
+    pass: Pass,
+    revision: u64,
+    dims: IVec3,
+    chunk_dims: IVec3,
+    /// Per chunk: [`BLOCKED`], a label, or [`SPLIT`] | index into `locals`.
+    chunks: Vec<u32>,
+    /// Per split chunk: the label of each local piece, and a byte per voxel (255: blocked).
+    locals: Vec<(Vec<u32>, Box<[u8]>)>,
+    count: usize,
+}
+
+/// Union-find over chunk pieces.
+struct Union(Vec<u32>);
+
+impl Union {
+    fn find(&mut self, mut a: u32) -> u32 {
+        while self.0[a as usize] != a {
+            let p = self.0[self.0[a as usize] as usize];
+            self.0[a as usize] = p;
+            a = p;
+        }
+        a
+    }
+    fn join(&mut self, a: u32, b: u32) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a != b {
+            let (lo, hi) = (a.min(b), a.max(b));
+            self.0[hi as usize] = lo;
+        }
+    }
+}
+
+/// Labels the 6-connected pieces of one chunk's free voxels: a piece index per voxel (255:
+/// blocked) and the number of pieces. Pieces past the 255th share index 254: merging labels
+/// can only make [`Components::connected`] say "maybe" where it could say "no", never the
+/// reverse, so answers stay safe in such (checkerboard-like) chunks.
+fn label_chunk(blocked: &[u16; ROWS]) -> (Box<[u8]>, usize) {
+    let free: Vec<u16> = blocked.iter().map(|r| !r).collect();
+    let mut labels = vec![255u8; ROWS * 16].into_boxed_slice();
+    let mut left: Vec<u16> = free.clone();
+    let mut pieces = 0usize;
+    let mut fill = vec![0u16; ROWS];
+    while let Some(seed_row) = left.iter().position(|&r| r != 0) {
+        fill.fill(0);
+        fill[seed_row] = left[seed_row] & left[seed_row].wrapping_neg();
+        loop {
+            let mut changed = false;
+            for r in 0..ROWS {
+                let (ly, lz) = (r & 15, r >> 4);
+                let mut s = fill[r];
+                if ly > 0 {
+                    s |= fill[r - 1];
+                }
+                if ly < 15 {
+                    s |= fill[r + 1];
+                }
+                if lz > 0 {
+                    s |= fill[r - 16];
+                }
+                if lz < 15 {
+                    s |= fill[r + 16];
+                }
+                s &= free[r];
+                // Spread along the row through free voxels.
+                loop {
+                    let t = (s | s << 1 | s >> 1) & free[r];
+                    if t == s {
+                        break;
+                    }
+                    s = t;
+                }
+                if s != fill[r] {
+                    fill[r] = s;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let id = pieces.min(254) as u8;
+        for r in 0..ROWS {
+            let mut bits = fill[r];
+            left[r] &= !bits;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                labels[r * 16 + x] = id;
+            }
+        }
+        pieces += 1;
+    }
+    (labels, pieces)
+}
+
+impl Components {
+    /// Labels the components of `world`'s voxels that `media` allows.
+    #[must_use]
+    pub fn new(world: &VoxelWorld, media: Media) -> Self {
+        let mut c = Self {
+            media,
+            pass: Pass::new(&media),
+            revision: 0,
+            dims: IVec3::ZERO,
+            chunk_dims: IVec3::ZERO,
+            chunks: Vec::new(),
+            locals: Vec::new(),
+            count: 0,
+        };
+        c.rebuild(world);
+        c
+    }
+
+    /// Rebuilds the labels if `world` changed since they were built; returns whether it did.
+    pub fn update(&mut self, world: &VoxelWorld) -> bool {
+        if self.is_current(world) {
+            return false;
+        }
+        self.rebuild(world);
+        true
+    }
+
+    /// Whether the labels describe `world` as it is (same size, no edit since).
+    #[must_use]
+    pub fn is_current(&self, world: &VoxelWorld) -> bool {
+        world.revision() == self.revision && world.dims().as_ivec3() == self.dims
+    }
+
+    /// The media these components are for.
+    #[must_use]
+    pub fn media(&self) -> Media {
+        self.media
+    }
+
+    /// Number of components.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Bytes of heap held: 4 per chunk, plus about 4 KB per chunk cut into several pieces.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.chunks.capacity() * 4
+            + self.locals.capacity() * std::mem::size_of::<(Vec<u32>, Box<[u8]>)>()
+            + self.locals.iter().map(|(l, v)| l.capacity() * 4 + v.len()).sum::<usize>()
+    }
+
+    fn rebuild(&mut self, world: &VoxelWorld) {
+        self.revision = world.revision();
+        self.dims = world.dims().as_ivec3();
+        self.chunk_dims = (self.dims + CHUNK_MASK) >> CHUNK_SHIFT;
+        let cd = self.chunk_dims;
+        let n = cd.x as usize * cd.y as usize * cd.z as usize;
+        // Pieces: per chunk its first node and piece count; labels per voxel for split chunks.
+        let mut first = vec![0u32; n];
+        let mut pieces_of = vec![0u32; n];
+        let mut voxel_pieces: Vec<Option<Box<[u8]>>> = vec![None; n];
+        // Boundary faces, for joining neighbours: per chunk its 6 faces' free bits.
+        let mut nodes = 0u32;
+        let mut faces: Vec<[[u16; 16]; 6]> = vec![[[0; 16]; 6]; n];
+        for cz in 0..cd.z {
+            for cy in 0..cd.y {
+                for cx in 0..cd.x {
+                    let cc = IVec3::new(cx, cy, cz);
+                    let i = self.chunk_index(cc);
+                    let rows = read_chunk_rows(world, self.pass, cc);
+                    first[i] = nodes;
+                    if rows.iter().all(|&r| r == u16::MAX) {
+                        continue;
+                    }
+                    let f = &mut faces[i];
+                    for a in 0..16 {
+                        for b in 0..16 {
+                            // -x / +x faces: rows (ly=a, lz=b), bits 0 / 15.
+                            let r = !rows[b * 16 + a];
+                            f[0][b] |= (r & 1) << a;
+                            f[1][b] |= (r >> 15 & 1) << a;
+                        }
+                        // -y / +y faces: rows ly = 0 / 15 at lz = a: bits x.
+                        f[2][a] = !rows[a * 16];
+                        f[3][a] = !rows[a * 16 + 15];
+                        // -z / +z faces: rows lz = 0 / 15 at ly = a.
+                        f[4][a] = !rows[a];
+                        f[5][a] = !rows[15 * 16 + a];
+                    }
+                    if rows.iter().all(|&r| r == 0) {
+                        pieces_of[i] = 1;
+                        nodes += 1;
+                        continue;
+                    }
+                    let (labels, pieces) = label_chunk(&rows);
+                    pieces_of[i] = pieces as u32;
+                    nodes += pieces as u32;
+                    if pieces > 1 {
+                        voxel_pieces[i] = Some(labels);
+                    }
+                }
+            }
+        }
+        let mut union = Union((0..nodes).collect());
+        let piece = |i: usize, l: IVec3, vp: &[Option<Box<[u8]>>]| -> u32 {
+            match &vp[i] {
+                None => first[i],
+                Some(labels) => first[i] + u32::from(labels[((l.z * 16 + l.y) * 16 + l.x) as usize].min(254)),
+            }
+        };
+        for cz in 0..cd.z {
+            for cy in 0..cd.y {
+                for cx in 0..cd.x {
+                    let cc = IVec3::new(cx, cy, cz);
+                    let i = self.chunk_index(cc);
+                    if pieces_of[i] == 0 {
+                        continue;
+                    }
+                    for axis in 0..3 {
+                        let mut nc = cc;
+                        nc[axis] += 1;
+                        if nc[axis] >= cd[axis] {
+                            continue;
+                        }
+                        let j = self.chunk_index(nc);
+                        if pieces_of[j] == 0 {
+                            continue;
+                        }
+                        let (fa, fb) = (&faces[i][axis * 2 + 1], &faces[j][axis * 2]);
+                        if voxel_pieces[i].is_none() && voxel_pieces[j].is_none() {
+                            if fa.iter().zip(fb).any(|(a, b)| a & b != 0) {
+                                union.join(first[i], first[j]);
+                            }
+                            continue;
+                        }
+                        for (row, (a, b)) in fa.iter().zip(fb).enumerate() {
+                            let mut both = a & b;
+                            while both != 0 {
+                                let col = both.trailing_zeros() as i32;
+                                both &= both - 1;
+                                // Face coordinates back to local voxels.
+                                let (la, lb) = match axis {
+                                    0 => (IVec3::new(15, col, row as i32), IVec3::new(0, col, row as i32)),
+                                    1 => (IVec3::new(col, 15, row as i32), IVec3::new(col, 0, row as i32)),
+                                    _ => (IVec3::new(col, row as i32, 15), IVec3::new(col, row as i32, 0)),
+                                };
+                                union.join(piece(i, la, &voxel_pieces), piece(j, lb, &voxel_pieces));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Dense labels in first-seen order: deterministic.
+        let mut dense = vec![u32::MAX; nodes as usize];
+        let mut count = 0u32;
+        let mut label_of = |node: u32, union: &mut Union| -> u32 {
+            let root = union.find(node) as usize;
+            if dense[root] == u32::MAX {
+                dense[root] = count;
+                count += 1;
+            }
+            dense[root]
+        };
+        self.chunks = vec![BLOCKED; n];
+        self.locals.clear();
+        for i in 0..n {
+            match (pieces_of[i], voxel_pieces[i].take()) {
+                (0, _) => {}
+                (_, None) => self.chunks[i] = label_of(first[i], &mut union),
+                (p, Some(labels)) => {
+                    let table = (0..p.min(255)).map(|k| label_of(first[i] + k, &mut union)).collect();
+                    self.chunks[i] = SPLIT | self.locals.len() as u32;
+                    self.locals.push((table, labels));
+                }
+            }
+        }
+        self.count = count as usize;
+    }
+
+    #[inline]
+    fn chunk_index(&self, c: IVec3) -> usize {
+        ((c.z * self.chunk_dims.y + c.y) * self.chunk_dims.x + c.x) as usize
+    }
+
+    /// The component of voxel `v`: `None` if `v` is outside, blocked for the media, or the
+    /// labels are stale (see [`update`](Self::update)).
+    #[must_use]
+    pub fn label(&self, world: &VoxelWorld, v: IVec3) -> Option<u32> {
+        if !self.is_current(world) || !world.contains(v) || !world.passable(v, self.pass) {
+            return None;
+        }
+        let entry = self.chunks[self.chunk_index(v >> CHUNK_SHIFT)];
+        if entry & SPLIT == 0 {
+            return (entry != BLOCKED).then_some(entry);
+        }
+        let (table, labels) = &self.locals[(entry & !SPLIT) as usize];
+        let l = v & CHUNK_MASK;
+        let piece = labels[((l.z * 16 + l.y) * 16 + l.x) as usize];
+        table.get(usize::from(piece)).copied()
+    }
+
+    /// Whether a path joins `a` and `b` (both free for the media): `Some(true)` or
+    /// `Some(false)`, or `None` if either is blocked or outside, or the labels are stale.
+    #[must_use]
+    pub fn connected(&self, world: &VoxelWorld, a: IVec3, b: IVec3) -> Option<bool> {
+        Some(self.label(world, a)? == self.label(world, b)?)
+    }
+
+    /// Whether these labels answer queries with `config` on `world`: current, same media, the
+    /// strict diagonal rule.
+    #[must_use]
+    pub fn applies_to(&self, world: &VoxelWorld, config: &SearchConfig) -> bool {
+        self.is_current(world) && Pass::new(&config.media) == self.pass && config.diagonal == DiagonalRule::Strict
+    }
+
+    /// The voxel of component `label` closest to `goal`, in [`Fallback::Closest`]'s order
+    /// (octile distance, then lowest `(z, y, x)`). Visits chunks nearest first.
+    fn closest(&self, world: &VoxelWorld, label: u32, goal: IVec3) -> Option<IVec3> {
+        let dist = |v: IVec3| Heuristic::Octile.estimate(goal - v, &CostModel::PRECISE);
+        let mut candidates: Vec<(u64, usize)> = Vec::new();
+        for (i, &entry) in self.chunks.iter().enumerate() {
+            let has = if entry & SPLIT == 0 {
+                entry == label
+            } else {
+                self.locals[(entry & !SPLIT) as usize].0.contains(&label)
+            };
+            if has {
+                let c = IVec3::new(
+                    i as i32 % self.chunk_dims.x,
+                    (i as i32 / self.chunk_dims.x) % self.chunk_dims.y,
+                    i as i32 / (self.chunk_dims.x * self.chunk_dims.y),
+                );
+                let lo = c << CHUNK_SHIFT;
+                let hi = (lo + CHUNK - 1).min(self.dims - 1);
+                candidates.push((dist(goal.clamp(lo, hi)), i));
+            }
+        }
+        candidates.sort_unstable();
+        let mut best: Option<(u64, [i32; 3])> = None;
+        for (bound, i) in candidates {
+            if best.is_some_and(|(d, _)| bound > d) {
+                break;
+            }
+            let c = IVec3::new(
+                i as i32 % self.chunk_dims.x,
+                (i as i32 / self.chunk_dims.x) % self.chunk_dims.y,
+                i as i32 / (self.chunk_dims.x * self.chunk_dims.y),
+            );
+            let lo = c << CHUNK_SHIFT;
+            let hi = (lo + CHUNK - 1).min(self.dims - 1);
+            for z in lo.z..=hi.z {
+                for y in lo.y..=hi.y {
+                    for x in lo.x..=hi.x {
+                        let v = IVec3::new(x, y, z);
+                        let key = (dist(v), [z, y, x]);
+                        if best.is_none_or(|b| key < b) && self.label(world, v) == Some(label) {
+                            best = Some(key);
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|(_, [z, y, x])| IVec3::new(x, y, z))
+    }
+}
+
+impl Pathfinder {
+    /// [`begin`](Pathfinder::begin), asking `components` first: a goal in another component
+    /// than the start fails at once with `Unreachable { expanded: 0 }` (or, with
+    /// [`Fallback::Closest`], the search heads straight for the closest reachable voxel).
+    /// Labels that are stale or for other media or another diagonal rule are ignored (see
+    /// [`Components::applies_to`]): the search then runs as usual.
+    ///
+    /// # Errors
+    /// As [`begin`](Pathfinder::begin), plus [`PathError::Unreachable`] at once.
+    pub fn begin_with(
+        &mut self,
+        world: &VoxelWorld,
+        components: &Components,
+        start: IVec3,
+        goal: IVec3,
+        config: &SearchConfig,
+    ) -> Result<(), PathError> {
+        if components.applies_to(world, config)
+            && let (Some(a), Some(b)) = (components.label(world, start), components.label(world, goal))
+            && a != b
+        {
+            if config.fallback == Fallback::Closest
+                && let Some(target) = components.closest(world, a, goal)
+            {
+                return self.begin(world, start, target, &SearchConfig { fallback: Fallback::Fail, ..*config });
+            }
+            return Err(PathError::Unreachable { expanded: 0 });
+        }
+        self.begin(world, start, goal, config)
+    }
+
+    /// [`find_voxel_path`](Pathfinder::find_voxel_path), asking `components` first (see
+    /// [`begin_with`](Self::begin_with)).
+    ///
+    /// # Errors
+    /// As [`find_voxel_path`](Pathfinder::find_voxel_path); an unreachable goal fails at once.
+    pub fn find_voxel_path_with(
+        &mut self,
+        world: &VoxelWorld,
+        components: &Components,
+        start: IVec3,
+        goal: IVec3,
+        config: &SearchConfig,
+    ) -> Result<Path, PathError> {
+        self.begin_with(world, components, start, goal, config)?;
+        match self.advance(world, usize::MAX) {
+            crate::SearchStep::Found(path) => Ok(path),
+            crate::SearchStep::Failed(e) => Err(e),
+            crate::SearchStep::Pending => Err(PathError::BudgetExhausted { expanded: self.stats().expanded }),
+        }
+    }
+
+    /// [`find_path`](Pathfinder::find_path) (world-space endpoints), asking `components` first.
+    ///
+    /// # Errors
+    /// [`PathError::NonFinite`], else as [`find_voxel_path_with`](Self::find_voxel_path_with).
+    pub fn find_path_with(
+        &mut self,
+        world: &VoxelWorld,
+        components: &Components,
+        start: Vec3,
+        goal: Vec3,
+        config: &SearchConfig,
+    ) -> Result<Path, PathError> {
+        if !start.is_finite() {
+            return Err(PathError::NonFinite { which: "start" });
+        }
+        if !goal.is_finite() {
+            return Err(PathError::NonFinite { which: "goal" });
+        }
+        self.find_voxel_path_with(world, components, world.voxel_at(start), world.voxel_at(goal), config)
+    }
+}

@@ -1,0 +1,102 @@
+//! Connectivity labels: agree with the Dijkstra oracle's reachability on random worlds, answer
+//! unreachable goals with zero expansions, stay correct across edits, and give the same closest
+//! reachable voxel as the search's own fallback.
+
+mod oracle;
+
+use glam::{IVec3, UVec3, Vec3};
+use oracle::{Rng, dijkstra, index, random_free, random_world};
+use voxnav::{
+    Algorithm, Components, CostModel, DiagonalRule, Fallback, Media, PathError, Pathfinder, SearchConfig, Voxel,
+    VoxelWorld,
+};
+
+#[test]
+fn labels_match_reachability_on_random_worlds() {
+    let mut rng = Rng(0xC0C0_0001);
+    for i in 0..300 {
+        // Large enough to span several 16^3 chunks.
+        let dims = UVec3::new(8 + rng.below(30), 8 + rng.below(20), 8 + rng.below(30));
+        let water = if i % 3 == 0 { 25 } else { 0 };
+        let density = 5 + rng.below(40);
+        let world = random_world(&mut rng, dims, density, water);
+        let media = [Media::ANY, Media::AIR, Media::WATER][i % 3];
+        let islands = Components::new(&world, media);
+        let Some(start) = random_free(&mut rng, &world, &media) else { continue };
+        let dist = dijkstra(&world, &media, DiagonalRule::Strict, &CostModel::GAME, start);
+        for _ in 0..40 {
+            let Some(goal) = random_free(&mut rng, &world, &media) else { continue };
+            let reachable = dist[index(&world, goal)].is_some();
+            assert_eq!(islands.connected(&world, start, goal), Some(reachable), "world {i}: {start} -> {goal}");
+        }
+    }
+}
+
+#[test]
+fn an_unreachable_goal_costs_no_expansion() {
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(64, 40, 64)).unwrap();
+    // A sealed room around the goal.
+    world.fill_voxels(IVec3::new(40, 10, 40), IVec3::new(50, 20, 50), Voxel::Solid);
+    world.fill_voxels(IVec3::new(41, 11, 41), IVec3::new(49, 19, 49), Voxel::Air);
+    let islands = Components::new(&world, Media::ANY);
+    assert_eq!(islands.count(), 2);
+    let (start, goal) = (IVec3::new(2, 2, 2), IVec3::new(45, 15, 45));
+    let mut finder = Pathfinder::new();
+    for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
+        let config = SearchConfig { algorithm, ..Default::default() };
+        assert_eq!(
+            finder.find_voxel_path_with(&world, &islands, start, goal, &config),
+            Err(PathError::Unreachable { expanded: 0 })
+        );
+        // Without the labels the search has to exhaust the outside.
+        match finder.find_voxel_path(&world, start, goal, &config) {
+            Err(PathError::Unreachable { expanded }) => assert!(expanded > 1000, "{expanded}"),
+            other => panic!("{other:?}"),
+        }
+        // Closest reachable voxel: the same answer with and without labels.
+        let closest = SearchConfig { fallback: Fallback::Closest, ..config };
+        let fast = finder.find_voxel_path_with(&world, &islands, start, goal, &closest).unwrap();
+        let slow = finder.find_voxel_path(&world, start, goal, &closest).unwrap();
+        assert_eq!(fast.voxels.last(), slow.voxels.last());
+        assert_eq!(fast.cost, slow.cost);
+        assert_eq!(fast.voxels.last(), Some(&IVec3::new(45, 15, 39)));
+    }
+}
+
+#[test]
+fn labels_follow_edits_and_ignore_other_queries() {
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(48, 20, 20)).unwrap();
+    world.fill_voxels(IVec3::new(24, 0, 0), IVec3::new(24, 19, 19), Voxel::Solid);
+    let mut islands = Components::new(&world, Media::ANY);
+    let (a, b) = (IVec3::new(3, 3, 3), IVec3::new(40, 3, 3));
+    assert_eq!(islands.connected(&world, a, b), Some(false));
+    world.fill_sphere(Vec3::new(24.5, 10.5, 10.5), 2.0, Voxel::Air).unwrap();
+    // Stale labels are never used: the search still finds the new way through.
+    assert!(!islands.is_current(&world));
+    let mut finder = Pathfinder::new();
+    assert!(finder.find_voxel_path_with(&world, &islands, a, b, &SearchConfig::default()).is_ok());
+    assert!(islands.update(&world));
+    assert!(!islands.update(&world));
+    assert_eq!(islands.connected(&world, a, b), Some(true));
+    // Another rule or other media: labels are not applied.
+    let faces = SearchConfig { diagonal: DiagonalRule::Faces, ..Default::default() };
+    assert!(!islands.applies_to(&world, &faces));
+    let fish = SearchConfig { media: Media::WATER, ..Default::default() };
+    assert!(!islands.applies_to(&world, &fish));
+    assert_eq!(islands.label(&world, IVec3::new(24, 0, 0)), None);
+    assert!(islands.memory_bytes() > 0);
+}
+
+#[test]
+fn warframe_labels_are_small_and_quick() {
+    let Some(dir) = oracle::warframe_dir() else { return };
+    let world = VoxelWorld::load_3dmap(dir.join("maps/BA1.3dmap")).unwrap();
+    let islands = Components::new(&world, Media::ANY);
+    // 241 M voxels: labels must stay a small fraction of a dense array (241 MB at a byte each).
+    assert!(islands.memory_bytes() < 16 << 20, "{} bytes", islands.memory_bytes());
+    println!("BA1: {} components, {} bytes of labels", islands.count(), islands.memory_bytes());
+    let scen = voxnav::Scenario::load(dir.join("scenarios/BA1.3dmap.3dscen")).unwrap();
+    for p in scen.problems.iter().step_by(97) {
+        assert_eq!(islands.connected(&world, p.start, p.goal), Some(true));
+    }
+}
