@@ -75,7 +75,7 @@ fn jps_expands_far_fewer_nodes_in_open_space() {
     let jps = finder.find_voxel_path(&world, s, g, &jps).unwrap();
     assert_eq!(jps.cost, astar.cost);
     assert_eq!(jps.voxels.len(), astar.voxels.len());
-    assert!(jps.stats.expanded <= 4, "expanded {}", jps.stats.expanded);
+    assert!(jps.stats.expanded * 2 < astar.stats.expanded, "{} vs {}", jps.stats.expanded, astar.stats.expanded);
 }
 
 #[test]

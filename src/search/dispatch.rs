@@ -61,7 +61,8 @@ impl Dispatch {
         let (jump, weight) = match self.config.algorithm {
             Algorithm::AStar => (false, 100),
             Algorithm::Jps => (true, 100),
-            Algorithm::Weighted { percent } => (std::env::var("VOXNAV_PLAIN").is_err(), percent),
+            // Weighted A*: measured faster than weighted jump point search on the benchmark.
+            Algorithm::Weighted { percent } => (false, percent),
         };
         self.search.begin(world, self.start, goal, &self.config, jump, weight);
     }
