@@ -27,7 +27,9 @@ pub use grid::world::VoxelWorld;
 pub use io::movingai::{Problem, Scenario};
 pub use medium::{Media, Voxel};
 pub use search::astar::{Pathfinder, SearchStep};
+pub use search::batch::{PathRequest, find_paths, find_paths_sequential};
 pub use search::path::{Path, SearchStats};
+pub use search::queue::{PathQueue, Ticket};
 pub use search::{Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, SearchConfig};
 
 /// The glam version this crate's API uses, re-exported so callers match it.

@@ -1,6 +1,7 @@
 //! Path searches over a [`VoxelWorld`](crate::VoxelWorld) and their configuration.
 
 pub(crate) mod astar;
+pub(crate) mod batch;
 pub(crate) mod canonical;
 pub(crate) mod closest;
 pub(crate) mod config;
@@ -9,6 +10,7 @@ pub(crate) mod heuristic;
 pub(crate) mod jps;
 pub(crate) mod nodes;
 pub(crate) mod path;
+pub(crate) mod queue;
 pub(crate) mod radix_heap;
 
 pub use config::{Algorithm, CostModel, DiagonalRule, Fallback, SearchConfig};

@@ -1,0 +1,109 @@
+//! Many agents at once: [`find_paths`] solves a batch of queries, in parallel with the
+//! `parallel` feature (rayon), and [`PathRequest`] describes one query.
+
+use glam::IVec3;
+
+use crate::error::PathError;
+use crate::grid::components::Components;
+use crate::grid::world::VoxelWorld;
+use crate::search::astar::Pathfinder;
+use crate::search::config::SearchConfig;
+use crate::search::path::Path;
+
+/// One path query: endpoints (voxels) and configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PathRequest {
+    /// Start voxel.
+    pub start: IVec3,
+    /// Goal voxel.
+    pub goal: IVec3,
+    /// How to search.
+    pub config: SearchConfig,
+}
+
+impl PathRequest {
+    /// A request from `start` to `goal` with `config`.
+    #[must_use]
+    pub fn new(start: IVec3, goal: IVec3, config: SearchConfig) -> Self {
+        Self { start, goal, config }
+    }
+}
+
+fn solve(
+    finder: &mut Pathfinder,
+    world: &VoxelWorld,
+    components: Option<&Components>,
+    r: &PathRequest,
+) -> Result<Path, PathError> {
+    match components {
+        Some(c) => finder.find_voxel_path_with(world, c, r.start, r.goal, &r.config),
+        None => finder.find_voxel_path(world, r.start, r.goal, &r.config),
+    }
+}
+
+/// Solves every request on `world` and returns the results in request order.
+///
+/// With the `parallel` feature (on by default) the requests are spread over rayon's thread
+/// pool, one [`Pathfinder`] per worker; without it they run one after another. Either way each
+/// result is exactly what [`Pathfinder::find_voxel_path`] (or, with `components`,
+/// [`Pathfinder::find_voxel_path_with`]) returns for that request alone: deterministic,
+/// whatever the thread count or timing. Run it inside `rayon::ThreadPool::install` to choose
+/// the threads.
+///
+/// # Errors
+/// Each result carries its own [`PathError`]; a bad request does not affect the others.
+///
+/// # Examples
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{PathRequest, SearchConfig, Voxel, VoxelWorld, find_paths};
+/// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(32)).unwrap();
+/// world.fill_voxels(IVec3::new(16, 0, 0), IVec3::new(16, 30, 31), Voxel::Solid);
+/// let requests: Vec<PathRequest> = (0..16)
+///     .map(|i| PathRequest::new(IVec3::new(2, i, 2), IVec3::new(30, 31 - i, 29), SearchConfig::default()))
+///     .collect();
+/// let paths = find_paths(&world, None, &requests);
+/// assert_eq!(paths.len(), 16);
+/// assert!(paths.iter().all(|p| p.is_ok()));
+/// assert!(find_paths(&world, None, &[PathRequest::new(IVec3::splat(-1), IVec3::ONE, SearchConfig::default())])[0].is_err());
+/// ```
+#[must_use]
+pub fn find_paths(
+    world: &VoxelWorld,
+    components: Option<&Components>,
+    requests: &[PathRequest],
+) -> Vec<Result<Path, PathError>> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        requests.par_iter().map_init(Pathfinder::new, |finder, r| solve(finder, world, components, r)).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        find_paths_sequential(world, components, requests)
+    }
+}
+
+/// [`find_paths`] on the calling thread only, one request after another (the reference the
+/// parallel batch is measured and tested against).
+///
+/// # Errors
+/// Each result carries its own [`PathError`].
+///
+/// # Examples
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{PathRequest, SearchConfig, VoxelWorld, find_paths, find_paths_sequential};
+/// let world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(16)).unwrap();
+/// let r = [PathRequest::new(IVec3::ZERO, IVec3::splat(15), SearchConfig::default())];
+/// assert_eq!(find_paths_sequential(&world, None, &r), find_paths(&world, None, &r));
+/// ```
+#[must_use]
+pub fn find_paths_sequential(
+    world: &VoxelWorld,
+    components: Option<&Components>,
+    requests: &[PathRequest],
+) -> Vec<Result<Path, PathError>> {
+    let mut finder = Pathfinder::new();
+    requests.iter().map(|r| solve(&mut finder, world, components, r)).collect()
+}
