@@ -37,14 +37,14 @@ fn pct<T: Copy + Default + Ord>(v: &[T], q: f64) -> T {
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut every, mut maps, mut skip, mut weight, mut csv) =
-        (500usize, None::<Vec<String>>, Vec::new(), 120u32, None);
+        (500usize, None::<Vec<String>>, Vec::new(), 115u32, None);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_default();
         match a.as_str() {
             "--every" => every = v.parse().unwrap_or(500).max(1),
             "--maps" => maps = Some(v.split(',').map(String::from).collect()),
             "--skip" => skip = v.split(',').map(String::from).collect(),
-            "--weight" => weight = v.parse().unwrap_or(120),
+            "--weight" => weight = v.parse().unwrap_or(115),
             "--csv" => csv = Some(v),
             _ => {
                 eprintln!("unknown option {a}");

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! `--algorithm jps` runs the exact jump point search; `budget` the weighted one (weight
-//! `--weight`, in percent, default 120: paths at most 20 % longer than optimal).
+//! `--weight`, in percent, default 115: paths at most 15 % longer than optimal).
 //!
 //! Solves every N-th problem (0-based problem lines 0, N, 2N, ...), checks lengths against the
 //! scenario's optimum and prints a `summary key=value ...` line last. With `--baseline
@@ -53,7 +53,7 @@ fn parse_args() -> Result<Args, String> {
         paths: None,
         csv: None,
         algorithm: (Algorithm::AStar, "astar"),
-        weight: 120,
+        weight: 115,
     };
     while let Some(arg) = it.next() {
         let mut value = || it.next().ok_or(format!("{arg} needs a value"));

@@ -109,3 +109,24 @@ fn jps_reports_bad_endpoints_like_astar() {
     let same = finder.find_voxel_path(&world, ok, ok, &config).unwrap();
     assert_eq!((same.voxels.len(), same.cost), (1, 0));
 }
+
+#[test]
+fn jps_is_optimal_on_warframe_samples() {
+    let Some(dir) = oracle::warframe_dir() else { return };
+    let mut finder = Pathfinder::new();
+    let config = SearchConfig { costs: CostModel::PRECISE, algorithm: Algorithm::Jps, ..Default::default() };
+    for (map, every) in [("Simple", 5), ("Complex", 25), ("DB1", 500)] {
+        let world = voxnav::VoxelWorld::load_3dmap(dir.join(format!("maps/{map}.3dmap"))).unwrap();
+        let scen = voxnav::Scenario::load(dir.join(format!("scenarios/{map}.3dmap.3dscen"))).unwrap();
+        for (i, p) in scen.problems.iter().enumerate().step_by(every) {
+            let path = finder.find_voxel_path(&world, p.start, p.goal, &config).unwrap();
+            assert!(
+                (path.length - p.optimal_length).abs() <= 1e-6,
+                "{map} {i}: {} vs {}",
+                path.length,
+                p.optimal_length
+            );
+            assert!(path.voxels.windows(2).all(|w| (w[1] - w[0]).abs().max_element() == 1));
+        }
+    }
+}

@@ -280,8 +280,7 @@ mod tests {
         let mut seed = 99;
         for _ in 0..200_000 {
             let mask = (lcg(&mut seed) & lcg(&mut seed) | lcg(&mut seed) & lcg(&mut seed)) & ALL & !(1 << 13);
-            for d in 0..6 {
-                let o = OFFSETS[d];
+            for (d, o) in OFFSETS.iter().enumerate().take(6) {
                 let m = mask & !(1 << bit(-o.x, -o.y, -o.z));
                 if canon.forced(d, m) != 0 {
                     assert!(crate::search::jps::falling_edge(d, m), "d={d} {m:027b}");

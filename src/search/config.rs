@@ -110,7 +110,7 @@ pub enum DiagonalRule {
 /// assert!(jps.stats.expanded < astar.stats.expanded);
 /// let budget = SearchConfig { algorithm: Algorithm::BUDGET, ..Default::default() };
 /// let fast = finder.find_voxel_path(&world, s, g, &budget).unwrap();
-/// assert!(fast.cost as f64 <= 1.2 * astar.cost as f64); // bounded
+/// assert!(fast.cost as f64 <= 1.15 * astar.cost as f64); // bounded
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Algorithm {
@@ -137,9 +137,9 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// The recommended bounded-suboptimal setting for a per-frame budget: weighted A* with
-    /// weight 1.2 (paths at most 20 % longer than optimal; on the Warframe benchmark the
-    /// measured mean excess is about 1 %, see the README).
-    pub const BUDGET: Algorithm = Algorithm::Weighted { percent: 120 };
+    /// weight 1.15 (paths at most 15 % longer than optimal; on the Warframe benchmark the
+    /// measured mean excess is at most 1.8 % per map).
+    pub const BUDGET: Algorithm = Algorithm::Weighted { percent: 115 };
 
     /// The guaranteed bound on `cost / optimal cost` for an admissible heuristic: 1 for the
     /// exact searches, the weight for [`Algorithm::Weighted`].

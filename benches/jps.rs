@@ -1,0 +1,91 @@
+//! Jump point search, the weighted budget mode, component labels and the parallel batch:
+//! seeded synthetic worlds and sampled Warframe problems (skipped when the data is absent).
+//! Every iteration asserts its answer (optimal cost, bounded cost, or label).
+
+#[path = "../tests/oracle/mod.rs"]
+mod oracle;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use voxnav::prelude::*;
+use voxnav::{PathRequest, Scenario, find_paths, find_paths_sequential};
+
+fn synthetic() -> (VoxelWorld, Vec<(IVec3, IVec3, u64)>) {
+    let mut rng = oracle::Rng(2025);
+    let world = oracle::random_world(&mut rng, UVec3::new(48, 32, 48), 12, 0);
+    let mut queries = Vec::new();
+    while queries.len() < 8 {
+        let (Some(s), Some(g)) =
+            (oracle::random_free(&mut rng, &world, &Media::ANY), oracle::random_free(&mut rng, &world, &Media::ANY))
+        else {
+            continue;
+        };
+        let dist = oracle::dijkstra(&world, &Media::ANY, DiagonalRule::Strict, &CostModel::GAME, s);
+        if let Some(cost) = dist[oracle::index(&world, g)] {
+            queries.push((s, g, cost));
+        }
+    }
+    (world, queries)
+}
+
+fn bench(c: &mut Criterion) {
+    let (world, queries) = synthetic();
+    let mut finder = Pathfinder::new();
+    for (name, algorithm) in [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", Algorithm::BUDGET)] {
+        let config = SearchConfig { algorithm, ..Default::default() };
+        c.bench_function(&format!("synthetic_48x32x48/{name}"), |b| {
+            b.iter(|| {
+                for &(s, g, best) in &queries {
+                    let path = finder.find_voxel_path(&world, black_box(s), black_box(g), &config).unwrap();
+                    assert!(path.cost as f64 <= best as f64 * algorithm.suboptimality_bound() + 1e-9);
+                    assert!(algorithm != Algorithm::Jps || path.cost == best);
+                }
+            })
+        });
+    }
+    let islands = Components::new(&world, Media::ANY);
+    c.bench_function("synthetic_48x32x48/components_build", |b| {
+        b.iter(|| assert_eq!(Components::new(black_box(&world), Media::ANY).count(), islands.count()))
+    });
+    let requests: Vec<PathRequest> = (0..64)
+        .map(|i| {
+            let (s, g, _) = queries[i % queries.len()];
+            PathRequest::new(s, g, SearchConfig { algorithm: Algorithm::BUDGET, ..Default::default() })
+        })
+        .collect();
+    let expected = find_paths_sequential(&world, None, &requests);
+    c.bench_function("synthetic_48x32x48/batch64_sequential", |b| {
+        b.iter(|| assert_eq!(find_paths_sequential(black_box(&world), None, &requests), expected))
+    });
+    c.bench_function("synthetic_48x32x48/batch64_parallel", |b| {
+        b.iter(|| assert_eq!(find_paths(black_box(&world), None, &requests), expected))
+    });
+
+    let Some(dir) = oracle::warframe_dir() else { return };
+    for map in ["Complex", "DB2"] {
+        let world = VoxelWorld::load_3dmap(dir.join(format!("maps/{map}.3dmap"))).unwrap();
+        let scen = Scenario::load(dir.join(format!("scenarios/{map}.3dmap.3dscen"))).unwrap();
+        let problems: Vec<_> = scen.problems.iter().step_by(1000).copied().collect();
+        for (name, algorithm) in [("jps", Algorithm::Jps), ("budget", Algorithm::BUDGET)] {
+            let config = SearchConfig { costs: CostModel::PRECISE, algorithm, ..Default::default() };
+            c.bench_function(&format!("warframe_{map}/{name}"), |b| {
+                b.iter(|| {
+                    for p in &problems {
+                        let path = finder.find_voxel_path(&world, p.start, p.goal, &config).unwrap();
+                        let bound = p.optimal_length * algorithm.suboptimality_bound();
+                        assert!(path.length <= bound + 1e-6 && path.length >= p.optimal_length - 1e-6);
+                    }
+                })
+            });
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10).measurement_time(Duration::from_secs(3));
+    targets = bench
+}
+criterion_main!(benches);
