@@ -30,7 +30,9 @@ struct Open {
 impl Eq for Open {}
 impl Ord for Open {
     fn cmp(&self, o: &Self) -> Ordering {
-        o.f.total_cmp(&self.f).then(self.g.total_cmp(&o.g)).then((o.v.x, o.v.y, o.v.z).cmp(&(self.v.x, self.v.y, self.v.z)))
+        o.f.total_cmp(&self.f)
+            .then(self.g.total_cmp(&o.g))
+            .then((o.v.x, o.v.y, o.v.z).cmp(&(self.v.x, self.v.y, self.v.z)))
     }
 }
 impl PartialOrd for Open {

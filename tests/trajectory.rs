@@ -8,8 +8,8 @@ mod common;
 
 use glam::{DQuat, IVec3, Quat, UVec3, Vec3};
 use voxnav::{
-    FlightProfile, Media, Pathfinder, Pose, SearchConfig, SmoothConfig, SmoothPath, Trajectory, TrajectoryError,
-    Voxel, VoxelWorld, smooth_path, smooth_voxels,
+    FlightProfile, Media, Pathfinder, Pose, SearchConfig, SmoothConfig, SmoothPath, Trajectory, TrajectoryError, Voxel,
+    VoxelWorld, smooth_path, smooth_voxels,
 };
 
 /// Largest angle (radians) between the forward axis and the tangent where pitch is not
@@ -281,7 +281,8 @@ fn transforms_agree_on_arbitrary_orientations() {
     };
     for i in 0..5000 {
         let (yaw, roll) = ((next() - 0.5) * 7.0, (next() - 0.5) * 7.0);
-        let pitch = if i % 5 == 0 { std::f64::consts::FRAC_PI_2 * (next() - 0.5).signum() } else { (next() - 0.5) * 3.2 };
+        let pitch =
+            if i % 5 == 0 { std::f64::consts::FRAC_PI_2 * (next() - 0.5).signum() } else { (next() - 0.5) * 3.2 };
         let q = DQuat::from_euler(glam::EulerRot::YXZ, yaw, pitch, roll).as_quat();
         let position = Vec3::new(next() as f32, next() as f32, next() as f32) * 100.0;
         let pose = Pose { s: 0.0, time: 0.0, position, tangent: q * Vec3::NEG_Z, orientation: q };

@@ -73,7 +73,8 @@ pub fn random_case(seed: u64, media: Media) -> Option<(VoxelWorld, Path)> {
     let origin = Vec3::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
     let mut world = VoxelWorld::new(origin, size, dims).ok()?;
     let d = dims.as_ivec3();
-    let pick = |rng: &mut StdRng| IVec3::new(rng.random_range(0..d.x), rng.random_range(0..d.y), rng.random_range(0..d.z));
+    let pick =
+        |rng: &mut StdRng| IVec3::new(rng.random_range(0..d.x), rng.random_range(0..d.y), rng.random_range(0..d.z));
     for _ in 0..rng.random_range(0..8) {
         let a = pick(&mut rng);
         let e = IVec3::new(rng.random_range(0..6), rng.random_range(0..6), rng.random_range(0..6));
@@ -113,7 +114,9 @@ pub fn assert_clear(world: &VoxelWorld, media: Media, points: &[Vec3], what: &st
                     let centre = v.as_dvec3() + 0.5;
                     let penetration = 1.0 - (q - centre).abs().max_element();
                     if penetration > TOUCH && !media.allows(world.get(v)) {
-                        panic!("{what}: the box at {q} (from {from} to {to}) enters blocked voxel {v} by {penetration}");
+                        panic!(
+                            "{what}: the box at {q} (from {from} to {to}) enters blocked voxel {v} by {penetration}"
+                        );
                     }
                 }
             }
