@@ -1,6 +1,9 @@
 //! Smoothing and trajectory building on seeded paths: a maze-like random world and, when the
 //! Warframe maps are present, problems of the `Complex` map. Every iteration asserts the result
 //! is right (ends at the goal, no longer than the raw path) before it counts.
+//!
+//! Benchmark maps: Moving AI Lab / Brewer & Sturtevant 2018, maps from Warframe by Digital
+//! Extremes (ODC-By).
 
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -10,6 +10,9 @@
 //! For each map, the scenario `MAP.3dmap.3dscen` is read from `../scenarios/` beside the map's
 //! folder, and every N-th problem (default 100) is solved. Prints one `quality ...` line per map
 //! and an `overall` line: mean and p95 of the ratios, sharp corners, smoothing time.
+//!
+//! Benchmark maps: Moving AI Lab / Brewer & Sturtevant 2018, maps from Warframe by Digital
+//! Extremes (ODC-By).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;

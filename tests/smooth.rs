@@ -2,6 +2,9 @@
 //! agent's box never enters a blocked voxel (checked by dense sampling in `common`, independent
 //! of the smoother), the curve starts at the start and ends at the goal, is never longer than
 //! the raw path, and is deterministic.
+//!
+//! Warframe maps: Moving AI Lab / Brewer & Sturtevant 2018, maps from Warframe by Digital
+//! Extremes (ODC-By); read from `VOXNAV_WARFRAME_DIR` or `../shared/benchmarks/warframe`.
 
 mod common;
 

@@ -3,6 +3,9 @@
 //! `Trajectory::max_turn_rate()` times the travel between them) on random worlds, Warframe
 //! problems, vertical climbs, dives and U-turns; the glam, elementary-rotation and nalgebra
 //! transforms agree.
+//!
+//! Warframe maps: Moving AI Lab / Brewer & Sturtevant 2018, maps from Warframe by Digital
+//! Extremes (ODC-By); read from `VOXNAV_WARFRAME_DIR` or `../shared/benchmarks/warframe`.
 
 mod common;
 
