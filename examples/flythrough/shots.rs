@@ -1,0 +1,149 @@
+//! The two shots: an overview of the whole scene with every path drawn, and a chase camera
+//! riding behind the drone, oriented (and banking) with it.
+
+use voxnav::VoxelWorld;
+use voxnav::glam::{Quat, Vec3};
+
+use crate::flight::Flight;
+use crate::render::{Camera, DroneModel, Frame, Headlight, Renderer, Stroke};
+use crate::scene::Scene;
+
+/// Path colours (linear RGB): drone, fish, cormorant.
+pub const COLORS: [Vec3; 3] = [Vec3::new(1.0, 0.03, 0.35), Vec3::new(1.0, 0.85, 0.02), Vec3::new(0.95, 0.95, 0.95)];
+
+/// The overview camera: from high above the south-west corner, looking over the canyon.
+pub fn overview_camera(width: u32, height: u32) -> Camera {
+    let target = Vec3::new(94.0, 6.0, 56.0);
+    Camera::look_at(Vec3::new(165.0, 200.0, 225.0), target, Vec3::Y, 38f32.to_radians(), width, height)
+}
+
+/// The overview picture: the scene, the three paths, their ends and a legend. Rendered at
+/// `aa` times the size and averaged down.
+pub fn overview(
+    renderer: &Renderer<'_>,
+    flights: &[Flight],
+    width: u32,
+    height: u32,
+    aa: u32,
+    threads: usize,
+) -> Frame {
+    let camera = overview_camera(width, height).scaled(aa);
+    let mut frame = renderer.render(&camera, None, None, threads);
+    let px = aa as f32;
+    for (flight, &color) in flights.iter().zip(&COLORS) {
+        let stroke = Stroke { color, width: 4.0 * px, world_width: None };
+        frame.draw_path(&camera, &flight.points(), stroke);
+    }
+    for (flight, &color) in flights.iter().zip(&COLORS) {
+        frame.draw_marker(&camera, flight.trip.start, color, 5.0 * px);
+        frame.draw_marker(&camera, flight.trip.goal, color, 5.0 * px);
+    }
+    let mut frame = frame.downsample(aa);
+    let scale = if width >= 900 { 2 } else { 1 };
+    legend(&mut frame, flights, scale);
+    frame
+}
+
+fn legend(frame: &mut Frame, flights: &[Flight], scale: i32) {
+    let line = 10 * scale;
+    let (x, y) = (8 * scale, 8 * scale);
+    let lines = 2 + flights.len() as i32;
+    frame.fill_rect(x - 4 * scale, y - 4 * scale, 200 * scale, lines * line + 6 * scale, Vec3::ZERO, 0.45);
+    frame.draw_text(x, y, "VOXNAV FLY-THROUGH", Vec3::ONE, scale);
+    for (i, (flight, &color)) in flights.iter().zip(&COLORS).enumerate() {
+        let row = y + (i as i32 + 1) * line + 4 * scale;
+        frame.fill_rect(x, row + 2 * scale, 12 * scale, 3 * scale, color, 1.0);
+        let media = match (flight.trip.agent.media().air, flight.trip.agent.media().water) {
+            (Some(_), None) => "AIR ONLY".to_string(),
+            (None, Some(_)) => "WATER ONLY".to_string(),
+            (Some(a), Some(w)) => format!("AIR, WATER AT {:.0}x", w as f32 / a as f32),
+            (None, None) => "NOWHERE".to_string(),
+        };
+        let text = format!("{} - {} - {:.0} M", flight.trip.name, media, flight.length());
+        frame.draw_text(x + 16 * scale, row, &text, Vec3::ONE, scale);
+    }
+    let row = y + (lines - 1) * line + 4 * scale;
+    frame.draw_text(x, row, "DASHED: HIDDEN BY ROCK", Vec3::splat(0.8), scale);
+}
+
+/// How far behind the drone the chase camera rides (along the path), and above it.
+const CHASE_BACK: f32 = 4.0;
+const CHASE_UP: f32 = 1.1;
+/// The chase camera looks this much below the drone's forward axis (radians).
+const CHASE_TILT: f32 = 0.12;
+
+/// Where the chase camera starts along the drone's path, so it is behind the drone.
+pub fn chase_start() -> f32 {
+    CHASE_BACK
+}
+
+/// The chase camera at arc length `s` of the drone's flight, the drone model's pose, and the
+/// camera's headlight.
+///
+/// The camera rides the path `CHASE_BACK` behind the drone and `CHASE_UP` above it along the
+/// drone's up axis (less, if that would put it in rock), and takes the drone's orientation,
+/// tilted down a little: it banks and pitches with the drone.
+pub fn chase_camera(
+    world: &VoxelWorld,
+    drone: &Flight,
+    s: f32,
+    width: u32,
+    height: u32,
+) -> (Camera, DroneModel, Headlight) {
+    let pose = drone.pose_at(s);
+    let behind = drone.pose_at(s - CHASE_BACK);
+    let up = pose.rotation * Vec3::Y;
+    let mut eye = behind.position;
+    for k in [1.0, 0.6, 0.3] {
+        let candidate = behind.position + up * CHASE_UP * k;
+        if !world.is_blocked(world.voxel_at(candidate)) {
+            eye = candidate;
+            break;
+        }
+    }
+    let rotation = pose.rotation * Quat::from_rotation_x(-CHASE_TILT);
+    let camera = Camera { position: eye, rotation, fov_y: 68f32.to_radians(), width, height };
+    let light = Headlight { position: eye, direction: rotation * -Vec3::Z, intensity: 2.5 };
+    (camera, DroneModel { position: pose.position, rotation: pose.rotation }, light)
+}
+
+/// One chase frame at arc length `s`: the world with the drone, the paths ahead, and a
+/// heads-up line with the drone's roll, pitch and height.
+pub fn chase_frame(
+    renderer: &Renderer<'_>,
+    scene: &Scene,
+    flights: &[Flight],
+    s: f32,
+    width: u32,
+    height: u32,
+    threads: usize,
+) -> Frame {
+    let drone = &flights[0];
+    let (camera, model, light) = chase_camera(&scene.world, drone, s, width, height);
+    let mut frame = renderer.render(&camera, Some(light), Some(model), threads);
+    // The drone's path ahead of it, thin and in the world's scale.
+    let ahead: Vec<Vec3> = drone.poses.iter().filter(|p| p.s > s + 1.0).map(|p| p.position).collect();
+    frame.draw_path(&camera, &ahead, Stroke { color: COLORS[0], width: 1.0, world_width: Some(0.18) });
+    for (flight, &color) in flights.iter().zip(&COLORS).skip(1) {
+        frame.draw_path(&camera, &flight.points(), Stroke { color, width: 1.0, world_width: Some(0.3) });
+    }
+    let scale = if width >= 640 { 2 } else { 1 };
+    let forward = model.rotation * -Vec3::Z;
+    let right = model.rotation * Vec3::X;
+    let up = model.rotation * Vec3::Y;
+    let roll = (-right.y).atan2(up.y).to_degrees();
+    let pitch = forward.y.clamp(-1.0, 1.0).asin().to_degrees();
+    let hud = format!(
+        "ROLL {:+3.0}°  PITCH {:+3.0}°  ALT {:2.0} M  {:3.0}/{:.0} M",
+        roll,
+        pitch,
+        model.position.y,
+        s,
+        drone.length()
+    );
+    let y = height as i32 - 11 * scale;
+    frame.fill_rect(0, y - 3 * scale, width as i32, 14 * scale, Vec3::ZERO, 0.4);
+    frame.draw_text(4 * scale, y, &hud, Vec3::ONE, scale);
+    frame.draw_text(4 * scale, 4 * scale, "DRONE CHASE CAM", Vec3::ONE, scale);
+    frame
+}

@@ -1,0 +1,1 @@
+//! The fly-through's promises, at a small size.
