@@ -28,7 +28,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use voxnav::glam::UVec2;
-use voxnav::{Pathfinder, Voxel, VoxelWorld};
+use voxnav::{FlightProfile, Pathfinder, Voxel, VoxelWorld};
 
 use crate::flight::Flight;
 use crate::render::Renderer;
@@ -155,15 +155,23 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
 
     let mut finder = Pathfinder::new();
     let mut flights = Vec::new();
-    for trip in [scene.drone, scene.fish, scene.bird] {
-        let flight = Flight::plan(world, &mut finder, trip).map_err(|e| format!("{}: {e}", trip.name))?;
+    // The drone flies fast, so it banks hard in turns; the fish swims level.
+    let profiles = [
+        FlightProfile { speed: 12.0, ..FlightProfile::AIR },
+        FlightProfile::SWIM,
+        FlightProfile { speed: 9.0, ..FlightProfile::AIR },
+    ];
+    for (trip, profile) in [scene.drone, scene.fish, scene.bird].into_iter().zip(&profiles) {
+        let flight = Flight::plan(world, &mut finder, trip, profile).map_err(|e| format!("{}: {e}", trip.name))?;
         let media = flight.trip.agent.media();
         let wet = flight.path.voxels.iter().filter(|&&v| world.get(v) == Voxel::Water).count();
         println!(
-            "{:<10} raw {:6.1} m  smoothed {:6.1} m  expanded {:6}  search {:>9}  smooth+orient {:>8}  ({} of {} voxels in water; media air {:?} water {:?})",
+            "{:<10} raw {:6.1} m  smoothed {:6.1} m ({} waypoints, {} sharp)  expanded {:6}  search {:>9}  smooth+orient {:>8}  ({} of {} voxels in water; media air {:?} water {:?})",
             trip.name,
             flight.path.length,
             flight.length(),
+            flight.smooth.waypoints().len(),
+            flight.smooth.sharp_corners(),
             flight.path.stats.expanded,
             ms(flight.search_time),
             ms(flight.smooth_time),
@@ -195,15 +203,15 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
 
     let gif_path = args.out.join("chase.gif");
     let mut gif = output::GifWriter::create(&gif_path, args.chase.x, args.chase.y)?;
-    let (s0, s1) = (shots::chase_start(), flights[0].length());
+    let (t0, t1) = (shots::chase_start(&flights[0]), flights[0].trajectory.duration());
     let (mut render_time, mut gif_time) = (Duration::ZERO, Duration::ZERO);
     // Stills at the frames nearest to evenly spaced points strictly inside the flight.
     let stills: Vec<usize> = (1..=args.stills).map(|i| i * (args.frames - 1) / (args.stills + 1)).collect();
     let mut written = vec![overview_path.clone(), gif_path.clone()];
     for k in 0..args.frames {
-        let s = s0 + (s1 - s0) * k as f32 / (args.frames - 1) as f32;
+        let time = t0 + (t1 - t0) * k as f32 / (args.frames - 1) as f32;
         let t = Instant::now();
-        let frame = shots::chase_frame(&renderer, &scene, &flights, s, args.chase.x, args.chase.y, args.threads);
+        let frame = shots::chase_frame(&renderer, &scene, &flights, time, args.chase.x, args.chase.y, args.threads);
         render_time += t.elapsed();
         let t = Instant::now();
         if let Some(i) = stills.iter().position(|&f| f == k) {

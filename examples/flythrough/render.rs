@@ -445,6 +445,8 @@ pub struct Stroke {
     pub width: f32,
     /// Width in world units instead, shrinking with distance (at least 1 pixel).
     pub world_width: Option<f32>,
+    /// Draw hidden stretches dashed and faint (else not at all).
+    pub ghost: bool,
 }
 
 impl Frame {
@@ -486,7 +488,7 @@ impl Frame {
                                 tint[k] = (-0.06 * under).exp().max(0.45);
                             }
                             outline[k] = outline[k].max(cover(radius + 1.3));
-                        } else if dashed {
+                        } else if dashed && stroke.ghost {
                             ghost[k] = ghost[k].max(cover(radius * 0.8));
                         }
                     }
@@ -502,6 +504,35 @@ impl Frame {
             c = c.lerp(Vec3::splat(0.01), 0.75 * outline[k]);
             c = c.lerp(water_color.lerp(stroke.color, tint[k]), core[k]);
             self.color[k] = c;
+        }
+    }
+
+    /// Beads of `radius` (world units) every `gap` along the polyline `points`, shaded as
+    /// little spheres, where visible.
+    pub fn draw_beads(&mut self, camera: &Camera, points: &[Vec3], gap: f32, radius: f32, color: Vec3) {
+        let mut next = 0.0;
+        let mut s = 0.0;
+        for w in points.windows(2) {
+            let len = w[0].distance(w[1]);
+            while next <= s + len {
+                let p = w[0].lerp(w[1], if len > 0.0 { (next - s) / len } else { 0.0 });
+                next += gap;
+                let Some((c, dist)) = camera.project(p) else { continue };
+                let r = (radius * camera.focal() / dist).max(0.8);
+                for y in (c.y - r - 1.0).floor() as i32..=(c.y + r + 1.0).ceil() as i32 {
+                    for x in (c.x - r - 1.0).floor() as i32..=(c.x + r + 1.0).ceil() as i32 {
+                        let Some(k) = self.index(x, y) else { continue };
+                        if dist > self.depth[k] {
+                            continue;
+                        }
+                        let d = (Vec2::new(x as f32 + 0.5, y as f32 + 0.5) - c) / r;
+                        let cover = ((1.0 - d.length()) * r + 0.5).clamp(0.0, 1.0);
+                        let light = 0.55 + 0.45 * (1.0 - d.length_squared()).max(0.0).sqrt() - 0.2 * d.y;
+                        self.color[k] = self.color[k].lerp(color * light.max(0.2), cover);
+                    }
+                }
+            }
+            s += len;
         }
     }
 

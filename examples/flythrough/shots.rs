@@ -31,7 +31,7 @@ pub fn overview(
     let mut frame = renderer.render(&camera, None, None, threads);
     let px = aa as f32;
     for (flight, &color) in flights.iter().zip(&COLORS) {
-        let stroke = Stroke { color, width: 4.0 * px, world_width: None };
+        let stroke = Stroke { color, width: 4.0 * px, world_width: None, ghost: true };
         frame.draw_path(&camera, &flight.points(), stroke);
     }
     for (flight, &color) in flights.iter().zip(&COLORS) {
@@ -72,27 +72,28 @@ const CHASE_UP: f32 = 1.1;
 /// The chase camera looks this much below the drone's forward axis (radians).
 const CHASE_TILT: f32 = 0.12;
 
-/// Where the chase camera starts along the drone's path, so it is behind the drone.
-pub fn chase_start() -> f32 {
-    CHASE_BACK
+/// When the chase camera starts (seconds into the drone's flight), so it is behind the drone.
+pub fn chase_start(drone: &Flight) -> f32 {
+    drone.trajectory.duration() * CHASE_BACK / drone.length().max(CHASE_BACK)
 }
 
-/// The chase camera at arc length `s` of the drone's flight, the drone model's pose, and the
+/// The chase camera `time` seconds into the drone's flight, the drone model's pose, and the
 /// camera's headlight.
 ///
 /// The camera rides the path `CHASE_BACK` behind the drone and `CHASE_UP` above it along the
-/// drone's up axis (less, if that would put it in rock), and takes the drone's orientation,
-/// tilted down a little: it banks and pitches with the drone.
+/// drone's up axis (less, if that would put it in rock), and takes the drone's orientation
+/// from the library's [`Trajectory`](voxnav::Trajectory), tilted down a little: it banks and
+/// pitches with the drone.
 pub fn chase_camera(
     world: &VoxelWorld,
     drone: &Flight,
-    s: f32,
+    time: f32,
     width: u32,
     height: u32,
 ) -> (Camera, DroneModel, Headlight) {
-    let pose = drone.pose_at(s);
-    let behind = drone.pose_at(s - CHASE_BACK);
-    let up = pose.rotation * Vec3::Y;
+    let pose = drone.pose_at_time(time);
+    let behind = drone.trajectory.pose_at_length(pose.s - CHASE_BACK).unwrap_or(pose);
+    let up = pose.up();
     let mut eye = behind.position;
     for k in [1.0, 0.6, 0.3] {
         let candidate = behind.position + up * CHASE_UP * k;
@@ -101,44 +102,50 @@ pub fn chase_camera(
             break;
         }
     }
-    let rotation = pose.rotation * Quat::from_rotation_x(-CHASE_TILT);
+    let rotation = pose.orientation * Quat::from_rotation_x(-CHASE_TILT);
     let camera = Camera { position: eye, rotation, fov_y: 68f32.to_radians(), width, height };
     let light = Headlight { position: eye, direction: rotation * -Vec3::Z, intensity: 2.5 };
-    (camera, DroneModel { position: pose.position, rotation: pose.rotation }, light)
+    (camera, DroneModel { position: pose.position, rotation: pose.orientation }, light)
 }
 
-/// One chase frame at arc length `s`: the world with the drone, the paths ahead, and a
-/// heads-up line with the drone's roll, pitch and height.
+/// One chase frame `time` seconds into the drone's flight: the world with the drone, the
+/// drone's path ahead as a trail of beads, the other paths, and a heads-up line with the
+/// drone's bank, pitch and height from its pose.
 pub fn chase_frame(
     renderer: &Renderer<'_>,
     scene: &Scene,
     flights: &[Flight],
-    s: f32,
+    time: f32,
     width: u32,
     height: u32,
     threads: usize,
 ) -> Frame {
     let drone = &flights[0];
-    let (camera, model, light) = chase_camera(&scene.world, drone, s, width, height);
+    let (camera, model, light) = chase_camera(&scene.world, drone, time, width, height);
     let mut frame = renderer.render(&camera, Some(light), Some(model), threads);
-    // The drone's path ahead of it, thin and in the world's scale.
-    let ahead: Vec<Vec3> = drone.poses.iter().filter(|p| p.s > s + 1.0).map(|p| p.position).collect();
-    frame.draw_path(&camera, &ahead, Stroke { color: COLORS[0], width: 1.0, world_width: Some(0.18) });
+    let pose = drone.pose_at_time(time);
+    let ahead: Vec<Vec3> = drone.poses.iter().filter(|p| p.s > pose.s + 2.0).map(|p| p.position).collect();
+    frame.draw_beads(&camera, &ahead, 2.0, 0.12, COLORS[0]);
     for (flight, &color) in flights.iter().zip(&COLORS).skip(1) {
-        frame.draw_path(&camera, &flight.points(), Stroke { color, width: 1.0, world_width: Some(0.3) });
+        frame.draw_path(&camera, &flight.points(), Stroke { color, width: 1.0, world_width: Some(0.25), ghost: false });
     }
     let scale = if width >= 640 { 2 } else { 1 };
-    let forward = model.rotation * -Vec3::Z;
-    let right = model.rotation * Vec3::X;
-    let up = model.rotation * Vec3::Y;
-    let roll = (-right.y).atan2(up.y).to_degrees();
-    let pitch = forward.y.clamp(-1.0, 1.0).asin().to_degrees();
+    // Euler angles of the library's pose; roll is positive when the right wing rises.
+    let (_, pitch, roll) = pose.euler_angles();
+    let (roll, pitch) = (roll.to_degrees(), pitch.to_degrees());
+    let side = if roll > 0.5 {
+        "L"
+    } else if roll < -0.5 {
+        "R"
+    } else {
+        " "
+    };
     let hud = format!(
-        "ROLL {:+3.0}°  PITCH {:+3.0}°  ALT {:2.0} M  {:3.0}/{:.0} M",
-        roll,
+        "BANK {:2.0}° {side}  PITCH {:+3.0}°  ALT {:2.0} M  {:3.0}/{:.0} M",
+        roll.abs(),
         pitch,
-        model.position.y,
-        s,
+        pose.position.y,
+        pose.s,
         drone.length()
     );
     let y = height as i32 - 11 * scale;
