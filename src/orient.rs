@@ -1,19 +1,7 @@
 //! Orientation of flying and swimming agents: local axes, the [`FlightProfile`] that limits bank
 //! and pitch, and homogeneous transforms built from elementary rotations.
 //!
-//! # Local axes (glTF / Bevy)
-//! An agent's local frame is right-handed with **forward = -Z**, **up = +Y**, **right = +X**.
-//! The identity orientation faces world -Z, upright (world +Y up).
-//!
-//! # Euler angles
-//! An orientation is also `Ry(yaw) * Rx(pitch) * Rz(roll)` (intrinsic Y-X-Z, radians):
-//! - yaw about world +Y: 0 faces -Z, positive turns left (toward -X);
-//! - pitch about the agent's right axis: positive raises the nose, within `-pi/2..=pi/2`;
-//! - roll about the agent's forward axis: positive raises the right wing (banks left).
-//!
-//! [`euler_transform`] builds the 4x4 homogeneous matrix `T(p) * Ry(yaw) * Rx(pitch) * Rz(roll)`
-//! explicitly from these elementary matrices, as the aerial pathfinding literature writes it;
-//! [`Pose::transform`](crate::Pose::transform) builds the same matrix from the quaternion.
+//! See [`euler_transform`] for the axes and angles.
 
 use glam::{DQuat, DVec3, Mat4, Vec3};
 
@@ -122,7 +110,7 @@ pub(crate) fn frame_quat(forward: DVec3, up: DVec3) -> DQuat {
     DQuat::from_mat3(&glam::DMat3::from_cols(right, up, -forward)).normalize()
 }
 
-/// Yaw, pitch and roll (see the [module docs](self)) of a rotation, computed in `f64`.
+/// Yaw, pitch and roll (see [`euler_transform`]) of a rotation, computed in `f64`.
 ///
 /// At pitch +-pi/2 (forward straight up or down) yaw and roll turn about the same axis; the
 /// roll is then taken as 0 and the whole turn as yaw.
@@ -139,8 +127,7 @@ fn rows(m: [[f32; 4]; 4]) -> Mat4 {
 }
 
 /// The homogeneous transform `T(translation) * Ry(yaw) * Rx(pitch) * Rz(roll)`, built from the
-/// four elementary 4x4 matrices written out in full (angles in radians, see the
-/// [module docs](self) for their meaning):
+/// four elementary 4x4 matrices written out in full (angles in radians, meanings below):
 ///
 /// ```text
 /// T(p)  = | 1 0 0 px |   Ry(a) = |  c 0 s 0 |   Rx(a) = | 1 0  0 0 |   Rz(a) = | c -s 0 0 |
@@ -151,6 +138,20 @@ fn rows(m: [[f32; 4]; 4]) -> Mat4 {
 ///
 /// It maps a point in the agent's local frame to the world; its columns are the agent's right,
 /// up and backward axes and its position.
+///
+/// # Local axes (glTF / Bevy)
+/// An agent's local frame is right-handed with **forward = -Z**, **up = +Y**, **right = +X**.
+/// The identity orientation faces world -Z, upright (world +Y up).
+///
+/// # Euler angles
+/// An orientation is also `Ry(yaw) * Rx(pitch) * Rz(roll)` (intrinsic Y-X-Z, radians):
+/// - yaw about world +Y: 0 faces -Z, positive turns left (toward -X);
+/// - pitch about the agent's right axis: positive raises the nose, within `-pi/2..=pi/2`;
+/// - roll about the agent's forward axis: positive raises the right wing (banks left).
+///
+/// This function builds the 4x4 homogeneous matrix `T(p) * Ry(yaw) * Rx(pitch) * Rz(roll)`
+/// explicitly from these elementary matrices, as the aerial pathfinding literature writes it;
+/// [`Pose::transform`](crate::Pose::transform) builds the same matrix from the quaternion.
 ///
 /// # Examples
 /// ```

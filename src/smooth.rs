@@ -1,24 +1,6 @@
 //! Smoothing: turns a voxel path into a curve the whole agent can fly.
 //!
-//! Two passes, both checked against the world:
-//! 1. **String pulling.** Waypoints are dropped while the straight segment between the kept ones
-//!    stays clear for the whole agent, tested with [`segment_clear`]: the agent's voxel-sized box
-//!    is swept along the segment and every voxel it overlaps must be free (an exact voxel
-//!    traversal, not a thin ray).
-//! 2. **Corner bends.** At each kept corner the path is bent into a tangent-continuous curve that
-//!    passes through the corner (two cubic Bezier arcs meeting there, tangent along the bisector
-//!    of the two legs), with the legs straight in between. A bend is kept only if the agent's box
-//!    stays clear along all of it and its curvature stays within
-//!    [`SmoothConfig::min_turn_radius`]; otherwise shorter and longer bends are tried, and if none
-//!    fits, the corner stays sharp (a *sharp corner*, where a [`Trajectory`](crate::Trajectory)
-//!    turns the agent in place).
-//!
-//! # Geometry and units
-//! The agent is an axis-aligned box of one voxel (the voxel edge is the agent's
-//! [step](crate::Agent::step)) centred on the path point. It *enters* a voxel when the two
-//! overlap with positive volume; touching a face, an edge or a corner is allowed. For a single
-//! move between neighbours this is exactly [`DiagonalRule::Strict`](crate::DiagonalRule::Strict):
-//! the box sweeps the 2x2(x2) block of the move's bounding box.
+//! See [`smooth_path`].
 
 use glam::{DVec3, IVec3, Vec3};
 use thiserror::Error;
@@ -581,7 +563,31 @@ fn string_pull(world: &VoxelWorld, voxels: &[IVec3], media: Media) -> Vec<IVec3>
     out
 }
 
-/// Smooths a path found in `world` (see the [module docs](self) of the method).
+/// Smooths a path found in `world` into a curve the whole agent can fly.
+///
+/// Two passes, both checked against the world:
+/// 1. **String pulling.** Waypoints are dropped while the straight segment between the kept ones
+///    stays clear for the whole agent, tested with [`segment_clear`]: the agent's voxel-sized box
+///    is swept along the segment and every voxel it overlaps must be free (an exact voxel
+///    traversal, not a thin ray).
+/// 2. **Corner bends.** Each kept corner is replaced by a tangent-continuous curve joining the
+///    two legs, which stay straight in between: first a *rounded* corner (an arc-like cubic
+///    inside the corner, shorter than the corner), else a bend *through* the corner point (two
+///    cubics meeting there with the tangent along the bisector of the legs; it swings slightly
+///    outward, where the room is when the corner hugs an obstacle, as string-pulled corners
+///    usually do). Each candidate, at several lengths, is kept only if the agent's box stays
+///    clear along all of it (its polyline of knots at most 1/16 voxel apart, checked with the
+///    same positive-volume rule) and it turns no tighter than
+///    [`SmoothConfig::min_turn_radius`]. A corner with no such bend stays sharp (a *sharp
+///    corner*, where a [`Trajectory`](crate::Trajectory) turns the agent in place). Bends that
+///    would make the curve longer than the raw path are dropped, longest excess first.
+///
+/// # Geometry and units
+/// The agent is an axis-aligned box of one voxel (the voxel edge is the agent's
+/// [step](crate::Agent::step)) centred on the path point. It *enters* a voxel when the two
+/// overlap with positive volume; touching a face, an edge or a corner is allowed. For a single
+/// move between neighbours this is exactly [`DiagonalRule::Strict`](crate::DiagonalRule::Strict):
+/// the box sweeps the 2x2(x2) block of the move's bounding box.
 ///
 /// The result starts at the centre of the path's first voxel, ends at the centre of its last,
 /// is never longer than the path, and the agent's voxel-sized box never enters a voxel that is

@@ -1,32 +1,7 @@
 //! [`Trajectory`]: a [`SmoothPath`] with an orientation at every point, sampled by distance or
 //! by time.
 //!
-//! # How the orientation is made
-//! Local axes are glTF / Bevy's (forward -Z, up +Y, right +X; Euler angles as in
-//! [`euler_transform`](crate::euler_transform)).
-//! Along the path, in order:
-//! 1. **Forward follows the tangent.** At a sharp corner of the smoothed path (where no bend
-//!    fitted) the agent stops and *turns in place* at [`FlightProfile::turn_rate`], about the
-//!    axis perpendicular to both legs (about its up axis if the legs are opposite).
-//! 2. **Up is carried along (parallel transport).** From one point to the next the whole frame
-//!    turns by the smallest rotation taking the old forward to the new one, so the up axis
-//!    never flips, even when the path goes straight up or down. It then rolls back toward
-//!    upright (up in the vertical plane through forward) at up to
-//!    [`FlightProfile::level_rate`] times the horizontal part of forward: at full rate in level
-//!    flight, not at all on a vertical stretch. The first up is upright; if the path starts
-//!    vertically it is the direction the agent will later head, reversed for a climb (as after
-//!    pulling up), or world +Z (climb) / -Z (dive) if the path never leaves the vertical.
-//! 3. **Pitch is clamped** to [`FlightProfile::max_pitch`] by pitching the nose back toward
-//!    the horizon about the agent's right axis.
-//! 4. **Bank**: the agent rolls into turns by `atan(speed^2 * curvature / gravity)`, clamped to
-//!    [`FlightProfile::max_bank`] and averaged over [`FlightProfile::bank_smoothing`] voxels of
-//!    travel either side (zero bank before the start and after the goal).
-//!
-//! # Travel
-//! Samples are spaced in *travel*: arc length, plus, during a turn in place, the distance the
-//! agent would have covered at its speed in that time. So travel is `speed * time`, positions of
-//! samples a travel `d` apart are at most `d` apart, and consecutive orientations turn by at
-//! most [`Trajectory::max_turn_rate`] times the travel between them.
+//! See [`Trajectory`] for the rules.
 
 use glam::{DQuat, DVec3, Mat4, Quat, Vec3};
 use thiserror::Error;
@@ -155,8 +130,34 @@ struct TKnot {
     q: DQuat,
 }
 
-/// A smoothed path with an orientation at every point, ready to fly (see the
-/// [module docs](self) for the rules).
+/// A smoothed path with an orientation at every point, ready to fly.
+///
+/// # How the orientation is made
+/// Local axes are glTF / Bevy's (forward -Z, up +Y, right +X; Euler angles as in
+/// [`euler_transform`](crate::euler_transform)).
+/// Along the path, in order:
+/// 1. **Forward follows the tangent.** At a sharp corner of the smoothed path (where no bend
+///    fitted) the agent stops and *turns in place* at [`FlightProfile::turn_rate`], about the
+///    axis perpendicular to both legs (about its up axis if the legs are opposite).
+/// 2. **Up is carried along (parallel transport).** From one point to the next the whole frame
+///    turns by the smallest rotation taking the old forward to the new one, so the up axis
+///    never flips, even when the path goes straight up or down. It then rolls back toward
+///    upright (up in the vertical plane through forward) at up to
+///    [`FlightProfile::level_rate`] times the horizontal part of forward: at full rate in level
+///    flight, not at all on a vertical stretch. The first up is upright; if the path starts
+///    vertically it is the direction the agent will later head, reversed for a climb (as after
+///    pulling up), or world +Z (climb) / -Z (dive) if the path never leaves the vertical.
+/// 3. **Pitch is clamped** to [`FlightProfile::max_pitch`] by pitching the nose back toward
+///    the horizon about the agent's right axis.
+/// 4. **Bank**: the agent rolls into turns by `atan(speed^2 * curvature / gravity)`, clamped to
+///    [`FlightProfile::max_bank`] and averaged over [`FlightProfile::bank_smoothing`] voxels of
+///    travel either side (zero bank before the start and after the goal).
+///
+/// # Travel
+/// Samples are spaced in *travel*: arc length, plus, during a turn in place, the distance the
+/// agent would have covered at its speed in that time. So travel is `speed * time`, positions of
+/// samples a travel `d` apart are at most `d` apart, and consecutive orientations turn by at
+/// most [`Trajectory::max_turn_rate`] times the travel between them.
 ///
 /// # Examples
 /// ```
@@ -225,7 +226,7 @@ impl Builder {
     }
 }
 
-/// The first up axis for a path whose tangents are `tangents` (see the module docs).
+/// The first up axis for a path whose tangents are `tangents` (see [`Trajectory`]).
 fn initial_up(tangents: impl Iterator<Item = DVec3> + Clone) -> DVec3 {
     let mut it = tangents.clone();
     let Some(first) = it.next() else { return DVec3::Y };
@@ -241,7 +242,7 @@ fn initial_up(tangents: impl Iterator<Item = DVec3> + Clone) -> DVec3 {
 }
 
 impl Trajectory {
-    /// Orients `smooth` for an agent flying with `profile` (see the [module docs](self)).
+    /// Orients `smooth` for an agent flying with `profile` (see [`Trajectory`] for the rules).
     ///
     /// # Errors
     /// [`TrajectoryError::InvalidProfile`] if `profile` fails [`FlightProfile::validate`].
@@ -343,7 +344,7 @@ impl Trajectory {
         (self.knots.last().map_or(0.0, |k| k.s) * self.voxel_size) as f32
     }
 
-    /// Total travel (arc length plus turns in place, see the [module docs](self)), world units.
+    /// Total travel (arc length plus turns in place, see [`Trajectory`]), world units.
     #[must_use]
     pub fn travel(&self) -> f32 {
         (self.end_tau() * self.voxel_size) as f32
@@ -447,7 +448,7 @@ impl Trajectory {
     fn samples(&self, step: f64) -> Result<Vec<Pose>, TrajectoryError> {
         let end = self.end_tau();
         let n = (end / step).ceil();
-        if !(n <= MAX_SAMPLES as f64) {
+        if n > MAX_SAMPLES as f64 {
             return Err(TrajectoryError::TooManySamples(n as u64));
         }
         let n = n as usize;
