@@ -9,7 +9,27 @@ use voxnav::{
     FlightProfile, Path, Pathfinder, Pose, SearchConfig, SmoothConfig, SmoothPath, Trajectory, VoxelWorld, smooth_path,
 };
 
-use crate::scene::Trip;
+use crate::scene::{Scene, Trip};
+
+/// How the drone, the fish and the cormorant fly: the drone fast (9 m/s), so it banks into
+/// its turns; the fish at the library's swimming profile (little bank, pitch limited).
+pub const PROFILES: [FlightProfile; 3] = [
+    FlightProfile { speed: 9.0, ..FlightProfile::AIR },
+    FlightProfile::SWIM,
+    FlightProfile { speed: 7.0, ..FlightProfile::AIR },
+];
+
+/// Plans the scene's drone, fish and cormorant, in that order, with [`PROFILES`].
+pub fn plan_all(scene: &Scene) -> Result<Vec<Flight>, Box<dyn Error>> {
+    let mut finder = Pathfinder::new();
+    [scene.drone, scene.fish, scene.bird]
+        .into_iter()
+        .zip(&PROFILES)
+        .map(|(trip, profile)| {
+            Flight::plan(&scene.world, &mut finder, trip, profile).map_err(|e| format!("{}: {e}", trip.name).into())
+        })
+        .collect()
+}
 
 /// Gap between the stored poses, world units.
 pub const SPACING: f32 = 0.25;

@@ -28,9 +28,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use voxnav::glam::UVec2;
-use voxnav::{FlightProfile, Pathfinder, Voxel, VoxelWorld};
+use voxnav::{Voxel, VoxelWorld};
 
-use crate::flight::Flight;
 use crate::render::Renderer;
 use crate::scene::Scene;
 
@@ -153,16 +152,9 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     );
     println!("built in   {}", ms(build_time));
 
-    let mut finder = Pathfinder::new();
-    let mut flights = Vec::new();
-    // The drone flies fast, so it banks hard in turns; the fish swims level.
-    let profiles = [
-        FlightProfile { speed: 12.0, ..FlightProfile::AIR },
-        FlightProfile::SWIM,
-        FlightProfile { speed: 9.0, ..FlightProfile::AIR },
-    ];
-    for (trip, profile) in [scene.drone, scene.fish, scene.bird].into_iter().zip(&profiles) {
-        let flight = Flight::plan(world, &mut finder, trip, profile).map_err(|e| format!("{}: {e}", trip.name))?;
+    let flights = flight::plan_all(&scene)?;
+    for flight in &flights {
+        let trip = flight.trip;
         let media = flight.trip.agent.media();
         let wet = flight.path.voxels.iter().filter(|&&v| world.get(v) == Voxel::Water).count();
         println!(
@@ -180,7 +172,6 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
             media.air,
             media.water,
         );
-        flights.push(flight);
     }
     let checks = scene.check(&flights[0].points(), &flights[1].points());
     println!("checks     {checks}");

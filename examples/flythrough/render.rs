@@ -175,7 +175,8 @@ impl<'a> Renderer<'a> {
         let (near, far) = (a.min(b), a.max(b));
         let enter = near.max_element();
         let (mut t, exit) = (enter.max(0.0), far.min_element().min(limit));
-        if !(t < exit) {
+        // Also when the ray misses the box (NaN bounds from a zero direction component).
+        if t.partial_cmp(&exit) != Some(std::cmp::Ordering::Less) {
             return out;
         }
         let step = IVec3::new(sign(d.x), sign(d.y), sign(d.z));
@@ -263,7 +264,7 @@ impl<'a> Renderer<'a> {
     }
 
     /// Colour of the solid face hit at voxel-space point `p`.
-    fn shade(&self, p: Vec3, v: IVec3, n: IVec3, d: Vec3, light: Option<&Headlight>) -> Vec3 {
+    fn shade(&self, p: Vec3, v: IVec3, n: IVec3, light: Option<&Headlight>) -> Vec3 {
         let nf = n.as_vec3();
         let axis = if n.x != 0 {
             0
@@ -293,7 +294,6 @@ impl<'a> Renderer<'a> {
             let lambert = (-nf.dot(to / dist)).max(0.0);
             lit += Vec3::splat(h.intensity * cone * lambert / (1.0 + dist * dist / 150.0)) * (0.4 + 0.6 * ao);
         }
-        let _ = d;
         base * lit
     }
 
@@ -302,7 +302,7 @@ impl<'a> Renderer<'a> {
         let o = (eye - self.origin) / self.size;
         let tr = self.trace(o, d, f32::INFINITY, false);
         let (mut color, depth) = match tr.hit {
-            Some((t, v, n)) => (self.shade(o + d * t, v, n, d, light), t * self.size),
+            Some((t, v, n)) => (self.shade(o + d * t, v, n, light), t * self.size),
             None => (self.sky(d), f32::INFINITY),
         };
         let mut water_t = f32::INFINITY;

@@ -62,7 +62,7 @@ pub struct Scene {
 
 /// The canyon's centre line: its z at a given x.
 pub fn canyon_z(x: f32) -> f32 {
-    60.0 + 8.0 * (x * 0.033).sin() + 3.0 * (x * 0.09 + 1.0).sin()
+    60.0 + 15.0 * (x * 0.045 - 0.6).sin() + 3.0 * (x * 0.11 + 1.0).sin()
 }
 
 impl Scene {
@@ -258,7 +258,7 @@ fn terrain_height(x: f32, z: f32) -> f32 {
     let plateau = PLATEAU + 4.0 * fbm(x / 28.0, z / 28.0, 1) - (PLATEAU - 12.0) * valley;
     let floor = 10.0 + 1.5 * fbm(x / 9.0, z / 9.0, 2);
     let dz = (z - canyon_z(x)).abs() + 2.0 * fbm(x / 7.0, z / 7.0, 3);
-    let t = ((dz - 9.0) / 9.0).clamp(0.0, 1.0);
+    let t = ((dz - 7.0) / 8.0).clamp(0.0, 1.0);
     let wall = floor + (plateau - floor) * t;
     // Terraces: pull the wall towards 4 m steps.
     let steps = (wall / 4.0).floor() * 4.0 + 4.0 * smoothstep(0.7, 1.0, (wall / 4.0).fract());
@@ -351,7 +351,7 @@ fn build_ridge_and_tunnel(world: &mut VoxelWorld) -> Result<(), WorldError> {
         },
         Voxel::Solid,
     )?;
-    let tunnel = [(140.0, 18.0, 0.0), (149.0, 18.5, 4.0), (156.0, 19.5, -3.0), (163.0, 19.0, 1.0), (168.0, 18.5, 0.0)];
+    let tunnel = [(140.0, 18.0, 0.0), (148.0, 19.0, 5.0), (155.0, 21.0, -5.0), (162.0, 19.0, 3.0), (168.0, 18.5, 0.0)];
     let tunnel = tunnel.map(|(x, y, dz)| Vec3::new(x, y, canyon_z(x) + dz));
     for w in tunnel.windows(2) {
         world.fill_capsule(w[0], w[1], 2.4, Voxel::Air)?;
