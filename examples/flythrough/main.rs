@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example flythrough [-- --out DIR] [--size WxH] [--chase WxH]
-//!     [--frames N] [--aa N] [--threads N] [--stills N]
+//!     [--frames N] [--aa N] [--threads N] [--stills M,M,...]
 //! ```
 //!
 //! Builds a procedural scene (a canyon with hoodoos, a lake split by a dam with an underwater
@@ -34,14 +34,15 @@ use crate::render::Renderer;
 use crate::scene::Scene;
 
 const USAGE: &str =
-    "usage: flythrough [--out DIR] [--size WxH] [--chase WxH] [--frames N] [--aa N] [--threads N] [--stills N]
+    "usage: flythrough [--out DIR] [--size WxH] [--chase WxH] [--frames N] [--aa N] [--threads N] [--stills M,M,...]
   --out DIR     where to write overview.png and chase.gif (default target/flythrough)
   --size WxH    overview size in pixels (default 1280x720)
   --chase WxH   chase animation size (default 480x270)
   --frames N    chase animation frames, at least 2 (default 96)
   --aa N        overview supersampling per axis, 1 to 4 (default 2)
   --threads N   render threads (default: all cores)
-  --stills N    also write N evenly spaced chase frames as chase-1.png ... (default 0)";
+  --stills M,.. also write chase stills with the drone M metres along its path, as
+                chase-1.png, chase-2.png ... (default none)";
 
 struct Args {
     out: PathBuf,
@@ -50,7 +51,7 @@ struct Args {
     frames: usize,
     aa: u32,
     threads: usize,
-    stills: usize,
+    stills: Vec<f32>,
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -61,7 +62,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         frames: 96,
         aa: 2,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        stills: 0,
+        stills: Vec::new(),
     };
     let mut it = args;
     while let Some(flag) = it.next() {
@@ -73,7 +74,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--frames" => a.frames = parse_number(&value()?, 2, 10_000)?,
             "--aa" => a.aa = parse_number(&value()?, 1, 4)? as u32,
             "--threads" => a.threads = parse_number(&value()?, 1, 256)?,
-            "--stills" => a.stills = parse_number(&value()?, 0, 100)?,
+            "--stills" => a.stills = parse_metres(&value()?)?,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -86,6 +87,15 @@ fn parse_number(s: &str, min: usize, max: usize) -> Result<usize, String> {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
         _ => Err(format!("expected a number from {min} to {max}, got {s:?}")),
     }
+}
+
+fn parse_metres(s: &str) -> Result<Vec<f32>, String> {
+    s.split(',')
+        .map(|m| match m.trim().parse::<f32>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+            _ => Err(format!("expected metres along the path (>= 0), got {m:?}")),
+        })
+        .collect()
 }
 
 fn parse_size(s: &str) -> Result<UVec2, String> {
@@ -158,12 +168,13 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         let media = flight.trip.agent.media();
         let wet = flight.path.voxels.iter().filter(|&&v| world.get(v) == Voxel::Water).count();
         println!(
-            "{:<10} raw {:6.1} m  smoothed {:6.1} m ({} waypoints, {} sharp)  expanded {:6}  search {:>9}  smooth+orient {:>8}  ({} of {} voxels in water; media air {:?} water {:?})",
+            "{:<10} raw {:6.1} m  smoothed {:6.1} m ({} waypoints, {} sharp, bank up to {:.0}°)  expanded {:6}  search {:>9}  smooth+orient {:>8}  ({} of {} voxels in water; media air {:?} water {:?})",
             trip.name,
             flight.path.length,
             flight.length(),
             flight.smooth.waypoints().len(),
             flight.smooth.sharp_corners(),
+            flight.poses.iter().map(|p| p.euler_angles().2.abs().to_degrees()).fold(0.0, f32::max),
             flight.path.stats.expanded,
             ms(flight.search_time),
             ms(flight.smooth_time),
@@ -196,8 +207,6 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     let mut gif = output::GifWriter::create(&gif_path, args.chase.x, args.chase.y)?;
     let (t0, t1) = (shots::chase_start(&flights[0]), flights[0].trajectory.duration());
     let (mut render_time, mut gif_time) = (Duration::ZERO, Duration::ZERO);
-    // Stills at the frames nearest to evenly spaced points strictly inside the flight.
-    let stills: Vec<usize> = (1..=args.stills).map(|i| i * (args.frames - 1) / (args.stills + 1)).collect();
     let mut written = vec![overview_path.clone(), gif_path.clone()];
     for k in 0..args.frames {
         let time = t0 + (t1 - t0) * k as f32 / (args.frames - 1) as f32;
@@ -205,16 +214,20 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         let frame = shots::chase_frame(&renderer, &scene, &flights, time, args.chase.x, args.chase.y, args.threads);
         render_time += t.elapsed();
         let t = Instant::now();
-        if let Some(i) = stills.iter().position(|&f| f == k) {
-            let path = args.out.join(format!("chase-{}.png", i + 1));
-            output::write_png(&path, frame.width, frame.height, &frame.to_rgb8())?;
-            written.push(path);
-        }
         let last = k + 1 == args.frames;
         gif.add(&frame.to_rgb8(), if last { 150 } else { 4 })?;
         gif_time += t.elapsed();
     }
     drop(gif);
+    for (i, &m) in args.stills.iter().enumerate() {
+        let time = flights[0].trajectory.pose_at_length(m)?.time.max(t0);
+        let t = Instant::now();
+        let frame = shots::chase_frame(&renderer, &scene, &flights, time, args.chase.x, args.chase.y, args.threads);
+        render_time += t.elapsed();
+        let path = args.out.join(format!("chase-{}.png", i + 1));
+        output::write_png(&path, frame.width, frame.height, &frame.to_rgb8())?;
+        written.push(path);
+    }
     println!(
         "rendered   overview {}x{} ({}x{} supersampled) in {}; {} chase frames {}x{} in {} ({:.1} ms each); voxel grid {}; {} threads",
         args.size.x,

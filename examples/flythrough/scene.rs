@@ -136,9 +136,11 @@ impl Scene {
             srgb(0.62, 0.63, 0.66)
         } else if p.y < WATER_LEVEL + 1.0 && (top || p.y < WATER_LEVEL) {
             srgb(0.78, 0.70, 0.50) // sand: beaches and the lake bed
-        } else if p.x > RIDGE.0 - 14.0 && p.x < RIDGE.1 + 14.0 && p.y > PLATEAU + 2.0 {
+        } else if (p.x > RIDGE.0 - 14.0 && p.x < RIDGE.1 + 14.0 && p.y > PLATEAU + 2.0)
+            || (p.x > RIDGE.0 - 1.0 && p.x < RIDGE.1 + 4.0)
+        {
             // The ridge: granite, with snow on the top faces of its upper part.
-            if top && p.y > 46.0 && fbm(p.x / 5.0, p.z / 5.0, 5) > -0.25 {
+            if top && p.y > 46.0 && fbm(p.x / 5.0, p.z / 5.0, 5) > 0.1 {
                 return srgb(0.9, 0.92, 0.96) * jitter;
             }
             let g = hash3(v, 6);

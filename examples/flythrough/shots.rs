@@ -14,7 +14,7 @@ pub const COLORS: [Vec3; 3] = [Vec3::new(1.0, 0.03, 0.35), Vec3::new(1.0, 0.85, 
 /// The overview camera: from high above the south-west corner, looking over the canyon.
 pub fn overview_camera(width: u32, height: u32) -> Camera {
     let target = Vec3::new(94.0, 6.0, 56.0);
-    Camera::look_at(Vec3::new(165.0, 200.0, 225.0), target, Vec3::Y, 38f32.to_radians(), width, height)
+    Camera::look_at(Vec3::new(165.0, 200.0, 225.0), target, Vec3::Y, 33f32.to_radians(), width, height)
 }
 
 /// The overview picture: the scene, the three paths, their ends and a legend. Rendered at
@@ -39,7 +39,7 @@ pub fn overview(
         frame.draw_marker(&camera, flight.trip.goal, color, 5.0 * px);
     }
     let mut frame = frame.downsample(aa);
-    let scale = if width >= 900 { 2 } else { 1 };
+    let scale = if width >= 1200 { 2 } else { 1 };
     legend(&mut frame, flights, scale);
     frame
 }
@@ -47,20 +47,26 @@ pub fn overview(
 fn legend(frame: &mut Frame, flights: &[Flight], scale: i32) {
     let line = 10 * scale;
     let (x, y) = (8 * scale, 8 * scale);
-    let lines = 2 + flights.len() as i32;
-    frame.fill_rect(x - 4 * scale, y - 4 * scale, 200 * scale, lines * line + 6 * scale, Vec3::ZERO, 0.45);
+    let rows: Vec<String> = flights
+        .iter()
+        .map(|flight| {
+            let media = match (flight.trip.agent.media().air, flight.trip.agent.media().water) {
+                (Some(_), None) => "AIR ONLY".to_string(),
+                (None, Some(_)) => "WATER ONLY".to_string(),
+                (Some(a), Some(w)) => format!("AIR, WATER AT {:.0}x", w as f32 / a as f32),
+                (None, None) => "NOWHERE".to_string(),
+            };
+            format!("{} - {} - {:.0} M", flight.trip.name, media, flight.length())
+        })
+        .collect();
+    let widest = rows.iter().map(|r| r.chars().count() as i32 * 6 + 16).max().unwrap_or(0).max(22 * 6);
+    let lines = 2 + rows.len() as i32;
+    frame.fill_rect(x - 4 * scale, y - 4 * scale, (widest + 8) * scale, lines * line + 6 * scale, Vec3::ZERO, 0.45);
     frame.draw_text(x, y, "VOXNAV FLY-THROUGH", Vec3::ONE, scale);
-    for (i, (flight, &color)) in flights.iter().zip(&COLORS).enumerate() {
+    for (i, (text, &color)) in rows.iter().zip(&COLORS).enumerate() {
         let row = y + (i as i32 + 1) * line + 4 * scale;
         frame.fill_rect(x, row + 2 * scale, 12 * scale, 3 * scale, color, 1.0);
-        let media = match (flight.trip.agent.media().air, flight.trip.agent.media().water) {
-            (Some(_), None) => "AIR ONLY".to_string(),
-            (None, Some(_)) => "WATER ONLY".to_string(),
-            (Some(a), Some(w)) => format!("AIR, WATER AT {:.0}x", w as f32 / a as f32),
-            (None, None) => "NOWHERE".to_string(),
-        };
-        let text = format!("{} - {} - {:.0} M", flight.trip.name, media, flight.length());
-        frame.draw_text(x + 16 * scale, row, &text, Vec3::ONE, scale);
+        frame.draw_text(x + 16 * scale, row, text, Vec3::ONE, scale);
     }
     let row = y + (lines - 1) * line + 4 * scale;
     frame.draw_text(x, row, "DASHED: HIDDEN BY ROCK", Vec3::splat(0.8), scale);

@@ -97,9 +97,20 @@ fn frames_render_and_encode_at_the_size_asked_for() {
 fn bad_arguments_are_errors() {
     let args = |s: &str| parse_args(s.split_whitespace().map(String::from));
     assert!(args("").is_ok());
-    let a = args("--out x --size 320x200 --chase 64x48 --frames 60 --aa 1 --threads 1 --stills 3").unwrap();
-    assert_eq!((a.size.x, a.size.y, a.chase.x, a.frames, a.aa, a.stills), (320, 200, 64, 60, 1, 3));
-    for bad in ["--frames 1", "--size 320", "--size 0x10", "--aa 9", "--out", "--what", "--chase 99999x10"] {
+    let a = args("--out x --size 320x200 --chase 64x48 --frames 60 --aa 1 --threads 1 --stills 3,40.5").unwrap();
+    assert_eq!((a.size.x, a.size.y, a.chase.x, a.frames, a.aa), (320, 200, 64, 60, 1));
+    assert_eq!(a.stills, [3.0, 40.5]);
+    for bad in [
+        "--frames 1",
+        "--size 320",
+        "--size 0x10",
+        "--aa 9",
+        "--out",
+        "--what",
+        "--chase 99999x10",
+        "--stills 3,x",
+        "--stills -1",
+    ] {
         assert!(args(bad).is_err(), "{bad}");
     }
 }
