@@ -2,4 +2,5 @@
 
 pub(crate) mod layer;
 pub(crate) mod moves;
+pub(crate) mod shapes;
 pub(crate) mod world;
