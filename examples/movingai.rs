@@ -3,7 +3,8 @@
 //! ```text
 //! cargo run --release --example movingai -- MAP.3dmap SCEN.3dscen [--costs game|precise]
 //!     [--heuristic octile|manhattan] [--every N] [--limit N] [--baseline pathfinding]
-//!     [--paths FILE] [--csv FILE] [--algorithm astar|jps|budget] [--weight PERCENT]
+//!     [--paths FILE] [--csv FILE] [--smooth] [--poses FILE] [--algorithm astar|jps|budget]
+//!     [--weight PERCENT]
 //! ```
 //!
 //! `--algorithm jps` runs the exact jump point search; `budget` the weighted one (weight
@@ -14,6 +15,9 @@
 //! pathfinding` it also solves each problem with the `pathfinding` crate's `astar` on the same
 //! world, moves, costs and heuristic, checks the cost matches and times it in the same run.
 //! Exits non-zero if, with precise costs and the octile heuristic, a length is not optimal.
+//! `--smooth` smooths every path and adds `smooth_ratio=` (mean smoothed / raw length) to the
+//! summary; `--poses FILE` (implies `--smooth`) also writes each path's trajectory, one line per
+//! sample at most 0.25 voxel apart: `INDEX s x y z qx qy qz qw` (voxel units, centres at +0.5).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -37,6 +41,8 @@ struct Args {
     csv: Option<String>,
     algorithm: (Algorithm, &'static str),
     weight: u32,
+    smooth: bool,
+    poses: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -54,6 +60,8 @@ fn parse_args() -> Result<Args, String> {
         csv: None,
         algorithm: (Algorithm::AStar, "astar"),
         weight: 115,
+        smooth: false,
+        poses: None,
     };
     while let Some(arg) = it.next() {
         let mut value = || it.next().ok_or(format!("{arg} needs a value"));
@@ -91,6 +99,8 @@ fn parse_args() -> Result<Args, String> {
             "--weight" => {
                 a.weight = value()?.parse().ok().filter(|&w| w >= 100).ok_or("--weight takes PERCENT >= 100")?
             }
+            "--smooth" => a.smooth = true,
+            "--poses" => (a.smooth, a.poses) = (true, Some(value()?)),
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             _ => pos.push(arg),
         }
@@ -146,6 +156,7 @@ fn main() -> ExitCode {
         && args.heuristic == Heuristic::Octile
         && args.algorithm.0.suboptimality_bound() == 1.0;
     let mut finder = Pathfinder::new();
+    let mut flight = Flight::default();
     let (mut paths_out, mut csv_out) = (String::new(), String::from("index,optimal,length,cost,expanded,micros\n"));
     let (mut times, mut expanded) = (Vec::new(), Vec::new());
     let (mut solved, mut matched, mut max_excess, mut sum_excess) = (0usize, 0usize, 0f64, 0f64);
@@ -177,6 +188,9 @@ fn main() -> ExitCode {
                     "{index},{:.8},{:.8},{},{},{us}",
                     p.optimal_length, path.length, path.cost, path.stats.expanded
                 );
+                if args.smooth {
+                    flight.add(&world, index, &path, args.poses.is_some());
+                }
                 if args.paths.is_some() {
                     let _ = write!(paths_out, "{index}");
                     for v in &path.voxels {
@@ -204,7 +218,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    for (file, text) in [(&args.paths, &paths_out), (&args.csv, &csv_out)] {
+    for (file, text) in [(&args.paths, &paths_out), (&args.csv, &csv_out), (&args.poses, &flight.poses)] {
         if let Some(file) = file
             && let Err(e) = std::fs::write(file, text)
         {
@@ -237,6 +251,53 @@ fn main() -> ExitCode {
             baseline_us as f64 / total_us.max(1) as f64
         );
     }
+    if args.smooth {
+        let _ = write!(summary, " smooth_ratio={:.6}", flight.ratio_sum / flight.count.max(1) as f64);
+        failures += flight.failures;
+    }
     println!("{summary}");
     if failures > 0 || baseline_mismatch > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}
+
+/// `--smooth` and `--poses`: smooths each solved path, keeps smoothed / raw length, and with
+/// poses samples its trajectory (flying profile) every 0.25 voxel.
+#[derive(Default)]
+struct Flight {
+    ratio_sum: f64,
+    count: usize,
+    failures: usize,
+    poses: String,
+}
+
+impl Flight {
+    fn add(&mut self, world: &VoxelWorld, index: usize, path: &Path, keep_poses: bool) {
+        let smooth = match voxnav::smooth_path(world, path, &voxnav::SmoothConfig::default()) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("problem {index}: smoothing: {e}");
+                self.failures += 1;
+                return;
+            }
+        };
+        self.ratio_sum += if path.length > 0.0 { smooth.length() / path.length } else { 1.0 };
+        self.count += 1;
+        if !keep_poses {
+            return;
+        }
+        let poses = voxnav::Trajectory::new(&smooth, &voxnav::FlightProfile::AIR)
+            .and_then(|t| t.samples_by_length(0.25 * world.voxel_size()));
+        match poses {
+            Ok(poses) => {
+                for p in poses {
+                    let (v, q) = ((p.position - world.origin()) / world.voxel_size(), p.orientation);
+                    let s = p.s / world.voxel_size();
+                    let _ = writeln!(self.poses, "{index} {s} {} {} {} {} {} {} {}", v.x, v.y, v.z, q.x, q.y, q.z, q.w);
+                }
+            }
+            Err(e) => {
+                eprintln!("problem {index}: trajectory: {e}");
+                self.failures += 1;
+            }
+        }
+    }
 }

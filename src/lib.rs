@@ -19,6 +19,11 @@ mod grid;
 mod io;
 mod medium;
 mod search;
+// Flight: smoothing, orientation, trajectories, interop.
+mod interop;
+mod orient;
+mod smooth;
+mod trajectory;
 
 pub use agent::Agent;
 pub use error::{LoadError, PathError, WorldError};
@@ -31,6 +36,15 @@ pub use search::batch::{PathRequest, find_paths, find_paths_sequential};
 pub use search::path::{Path, SearchStats};
 pub use search::queue::{PathQueue, Ticket};
 pub use search::{Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, SearchConfig};
+// Flight: smoothing, orientation, trajectories.
+pub use orient::{FlightProfile, euler_transform};
+pub use smooth::{SmoothConfig, SmoothError, SmoothPath, segment_clear, smooth_path, smooth_voxels};
+pub use trajectory::{Pose, Trajectory, TrajectoryError};
+
+/// The nalgebra version of the [`Pose`] conversions (feature `nalgebra`, on by default),
+/// re-exported so callers match it.
+#[cfg(feature = "nalgebra")]
+pub use nalgebra;
 
 /// The glam version this crate's API uses, re-exported so callers match it.
 pub use glam;

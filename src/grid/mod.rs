@@ -4,4 +4,5 @@ pub(crate) mod components;
 pub(crate) mod layer;
 pub(crate) mod moves;
 pub(crate) mod scan;
+pub(crate) mod shapes;
 pub(crate) mod world;

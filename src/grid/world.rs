@@ -316,15 +316,25 @@ impl VoxelWorld {
         let mut count = 0;
         for z in lo.z..=hi.z {
             for y in lo.y..=hi.y {
-                let rest = r * r - gap(y, c.y) - gap(z, c.z);
-                if rest <= 0.0 {
-                    continue;
+                // The exact rule, per cell: the closest point of the cell is within the radius.
+                let inside = |x: i32| {
+                    let cell = IVec3::new(x, y, z).as_vec3();
+                    c.clamp(cell, cell + 1.0).distance_squared(c) < r * r
+                };
+                // The cells inside form one run; estimate its ends (c.x - s - 1 < x < c.x + s),
+                // then settle them with the exact rule.
+                let s = (r * r - gap(y, c.y) - gap(z, c.z)).max(0.0).sqrt();
+                let mut x0 = ((c.x - s - 1.0).floor() as i32).max(lo.x);
+                let mut x1 = ((c.x + s).ceil() as i32).min(hi.x);
+                while x0 <= x1 && !inside(x0) {
+                    x0 += 1;
                 }
-                // Cells x with distance to c.x below s: c.x - s - 1 < x < c.x + s.
-                let s = rest.sqrt();
-                let x0 = (c.x - s - 1.0).floor() as i32 + 1;
-                let x1 = (c.x + s).ceil() as i32 - 1;
-                count += self.fill_voxels(IVec3::new(x0, y, z), IVec3::new(x1, y, z), voxel);
+                while x1 >= x0 && !inside(x1) {
+                    x1 -= 1;
+                }
+                if x0 <= x1 {
+                    count += self.fill_voxels(IVec3::new(x0, y, z), IVec3::new(x1, y, z), voxel);
+                }
             }
         }
         Ok(count)

@@ -30,7 +30,8 @@ impl Heuristic {
     /// let d = IVec3::new(3, -1, 2);
     /// assert_eq!(Heuristic::Octile.estimate(d, &CostModel::GAME), 17 + 14 + 10);
     /// assert_eq!(Heuristic::Manhattan.estimate(d, &CostModel::GAME), 60);
-    /// assert_eq!(Heuristic::Octile.estimate(glam::IVec3::MIN, &CostModel::PRECISE), u64::MAX);
+    /// // The extreme displacement, computed without overflow:
+    /// assert_eq!(Heuristic::Octile.estimate(glam::IVec3::MIN, &CostModel::PRECISE), 1_732_050_808 << 31);
     /// ```
     ///
     /// Saturates at `u64::MAX` instead of overflowing, for any `d` and costs.

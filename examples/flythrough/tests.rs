@@ -1,0 +1,116 @@
+//! The fly-through's promises, checked at a small picture size (fast in debug too): the scene
+//! builds, every path exists, the fish stays in water and the drone in air (every sample of the
+//! smoothed trajectories, not just the voxels), the drone passes under the arch and through
+//! the tunnel, and frames render and encode at the size asked for.
+
+use voxnav::Voxel;
+use voxnav::glam::Vec3;
+
+use crate::flight::{self, Flight, SPACING};
+use crate::render::Renderer;
+use crate::scene::Scene;
+use crate::{output, parse_args, shots};
+
+fn planned() -> (Scene, Vec<Flight>) {
+    let scene = Scene::build().expect("the scene builds");
+    let flights = flight::plan_all(&scene).expect("every trip has a path");
+    (scene, flights)
+}
+
+#[test]
+fn paths_exist_and_keep_to_their_media() {
+    let (scene, flights) = planned();
+    let [drone, fish, bird] = &flights[..] else { panic!("three flights") };
+    let world = &scene.world;
+    let medium = |p: Vec3| world.get(world.voxel_at(p));
+    assert!(drone.path.voxels.iter().all(|&v| world.get(v) == Voxel::Air));
+    assert!(fish.path.voxels.iter().all(|&v| world.get(v) == Voxel::Water));
+    assert!(drone.poses.iter().all(|p| medium(p.position) == Voxel::Air));
+    assert!(fish.poses.iter().all(|p| medium(p.position) == Voxel::Water));
+    let checks = scene.check(&drone.points(), &fish.points());
+    assert!(checks.all(), "{checks}");
+    // The cormorant has to dive (its nest is only reachable through the flooded cave), and
+    // the weight keeps the dive short: a minority of its voxels are water.
+    let wet = bird.path.voxels.iter().filter(|&&v| world.get(v) == Voxel::Water).count();
+    assert!(wet > 0 && 3 * wet < bird.path.voxels.len(), "{wet} of {}", bird.path.voxels.len());
+    for f in &flights {
+        assert_eq!(world.voxel_at(f.poses[0].position), world.voxel_at(f.trip.start));
+        assert_eq!(world.voxel_at(f.poses.last().unwrap().position), world.voxel_at(f.trip.goal));
+        assert!(f.length() <= f.path.length as f32 + 1e-3);
+        for w in f.poses.windows(2) {
+            assert!(w[0].position.distance(w[1].position) <= SPACING + 1e-4);
+            assert!((w[0].orientation.length() - 1.0).abs() < 1e-4);
+        }
+    }
+}
+
+#[test]
+fn the_scene_and_the_plans_are_deterministic() {
+    let (a, fa) = planned();
+    let (b, fb) = planned();
+    assert_eq!(a.world.revision(), b.world.revision());
+    for (x, y) in fa.iter().zip(&fb) {
+        assert_eq!(x.path.voxels, y.path.voxels);
+        assert_eq!(x.poses, y.poses);
+    }
+}
+
+#[test]
+fn frames_render_and_encode_at_the_size_asked_for() {
+    let (scene, flights) = planned();
+    let palette = |v, n| scene.color(v, n);
+    let renderer = Renderer::new(&scene.world, &palette);
+    let (w, h) = (64, 36);
+    let chase = shots::chase_frame(&renderer, &scene, &flights, shots::chase_start(&flights[0]) + 1.0, w, h, 2);
+    assert_eq!((chase.width, chase.height), (w, h));
+    assert_eq!(chase.to_rgb8().len(), (w * h * 3) as usize);
+    // The camera is behind the drone in free space: it sees something, not all sky or rock.
+    assert!(chase.depth.iter().any(|d| d.is_finite()));
+    assert!(chase.color.iter().all(|c| c.is_finite()));
+    let overview = shots::overview(&renderer, &flights, w, h, 2, 2);
+    assert_eq!((overview.width, overview.height), (w, h));
+    // The lake is in the overview: some pixels look through water.
+    assert!(overview.water.iter().any(|d| d.is_finite()));
+
+    let dir = std::env::temp_dir().join(format!("voxnav-flythrough-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png_path = dir.join("overview.png");
+    output::write_png(&png_path, w, h, &overview.to_rgb8()).unwrap();
+    let info = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png_path).unwrap()))
+        .read_info()
+        .unwrap()
+        .info()
+        .clone();
+    assert_eq!((info.width, info.height), (w, h));
+    let gif_path = dir.join("chase.gif");
+    let mut gif = output::GifWriter::create(&gif_path, w, h).unwrap();
+    gif.add(&chase.to_rgb8(), 4).unwrap();
+    assert!(gif.add(&[0; 3], 4).is_err(), "a frame of the wrong size is an error");
+    drop(gif);
+    let mut decoder = gif::DecodeOptions::new().read_info(std::fs::File::open(&gif_path).unwrap()).unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (w as u16, h as u16));
+    assert!(decoder.read_next_frame().unwrap().is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    let args = |s: &str| parse_args(s.split_whitespace().map(String::from));
+    assert!(args("").is_ok());
+    let a = args("--out x --size 320x200 --chase 64x48 --frames 60 --aa 1 --threads 1 --stills 3,40.5").unwrap();
+    assert_eq!((a.size.x, a.size.y, a.chase.x, a.frames, a.aa), (320, 200, 64, 60, 1));
+    assert_eq!(a.stills, [3.0, 40.5]);
+    for bad in [
+        "--frames 1",
+        "--size 320",
+        "--size 0x10",
+        "--aa 9",
+        "--out",
+        "--what",
+        "--chase 99999x10",
+        "--stills 3,x",
+        "--stills -1",
+    ] {
+        assert!(args(bad).is_err(), "{bad}");
+    }
+}
