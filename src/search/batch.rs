@@ -76,7 +76,11 @@ pub fn find_paths(
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        requests.par_iter().map_init(Pathfinder::new, |finder, r| solve(finder, world, components, r)).collect()
+        // A few contiguous chunks per thread, one reusable Pathfinder per chunk.
+        let chunk = requests.len().div_ceil(4 * rayon::current_num_threads()).max(1);
+        let parts: Vec<Vec<_>> =
+            requests.par_chunks(chunk).map(|part| find_paths_sequential(world, components, part)).collect();
+        parts.into_iter().flatten().collect()
     }
     #[cfg(not(feature = "parallel"))]
     {
