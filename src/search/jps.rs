@@ -10,6 +10,11 @@
 //! the pruning argument is never lost. The same engine runs plain A* (every legal move, one step
 //! at a time) when jumping cannot be used (media weights) or for [`Fallback::Closest`].
 //!
+//! Status (every 500th problem of the 22 Warframe maps, precise costs): optimal on all 440,
+//! 2-10x fewer expansions than A*, but 0.44x A*'s speed in total: each expansion costs a
+//! jump's scans, the rows are read through per-query caches (the world's own bit rows are not
+//! reachable from here), and 3D jumps that are not bounded by `f` rescan whole octants.
+//!
 //! [`Algorithm::Jps`]: crate::Algorithm::Jps
 //! [`Algorithm::Weighted`]: crate::Algorithm::Weighted
 //! [`Fallback::Closest`]: crate::Fallback::Closest
