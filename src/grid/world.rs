@@ -45,6 +45,14 @@ pub struct VoxelWorld {
     revision: u64,
 }
 
+/// Source of world revisions: unique in the process, so a cache keyed on a revision can never
+/// mistake one world (or one state of it) for another.
+static NEXT_REVISION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_revision() -> u64 {
+    NEXT_REVISION.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// How one query sees voxels: which free media it treats as blocked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Pass {
@@ -114,7 +122,7 @@ impl VoxelWorld {
             chunk_dims,
             solid: BitLayer::new(chunks),
             water: BitLayer::new(chunks),
-            revision: 0,
+            revision: next_revision(),
         })
     }
 
@@ -164,7 +172,8 @@ impl VoxelWorld {
         (self.origin, self.origin + self.dims.as_vec3() * self.voxel_size)
     }
 
-    /// A counter bumped by every edit; caches derived from the world compare it.
+    /// This world's revision: a number unique in the process, renewed by every edit (a clone
+    /// shares it until either is edited). Caches derived from a world compare it.
     #[must_use]
     #[inline]
     pub fn revision(&self) -> u64 {
@@ -249,7 +258,7 @@ impl VoxelWorld {
         let l = (v & CHUNK_MASK).to_array();
         self.solid.fill_row(c, l[1], l[2], 1 << l[0], voxel == Voxel::Solid);
         self.water.fill_row(c, l[1], l[2], 1 << l[0], voxel == Voxel::Water);
-        self.revision += 1;
+        self.revision = next_revision();
         Ok(())
     }
 
@@ -275,7 +284,7 @@ impl VoxelWorld {
                 }
             }
         }
-        self.revision += 1;
+        self.revision = next_revision();
         let n = hi - lo + 1;
         n.x as usize * n.y as usize * n.z as usize
     }
@@ -365,6 +374,28 @@ impl VoxelWorld {
             Voxel::Water => !pass.water_blocked,
             Voxel::Air => !pass.air_blocked,
         }
+    }
+
+    /// Bits of the 16-voxel row `x = 16 cx ..= 16 cx + 15` at `(y, z)` that are blocked for
+    /// `pass` (bit `i` for `x = 16 cx + i`); voxels past the world's x extent read as blocked.
+    /// `cx`, `y` and `z` must lie inside the world.
+    #[inline]
+    #[cfg_attr(not(test), expect(dead_code, reason = "the row-scanning jumps of the JPS engine build on it"))]
+    pub(crate) fn blocked_row16(&self, cx: i32, y: i32, z: i32, pass: Pass) -> u16 {
+        let c = self.chunk(IVec3::new(cx, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT));
+        let (ly, lz) = (y & CHUNK_MASK, z & CHUNK_MASK);
+        let s = self.solid.row(c, ly, lz);
+        let w = if (pass.water_blocked || pass.air_blocked) && !self.water.is_empty() {
+            self.water.row(c, ly, lz)
+        } else {
+            0
+        };
+        let mut bits = s | if pass.water_blocked { w } else { 0 } | if pass.air_blocked { !w & 0xFFFF } else { 0 };
+        let past = self.dims.x - (cx << CHUNK_SHIFT);
+        if past < CHUNK {
+            bits |= 0xFFFF << past;
+        }
+        bits as u16
     }
 
     /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
@@ -470,6 +501,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn rows_match_voxel_reads_and_revisions_are_unique() {
+        let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(21, 3, 3)).unwrap();
+        w.set(IVec3::new(3, 1, 1), Voxel::Solid).unwrap();
+        w.set(IVec3::new(17, 1, 1), Voxel::Water).unwrap();
+        for media in [Media::ANY, Media::AIR, Media::WATER] {
+            let pass = Pass::new(&media);
+            for cx in 0..2 {
+                let row = w.blocked_row16(cx, 1, 1, pass);
+                for i in 0..16 {
+                    let v = IVec3::new(cx * 16 + i, 1, 1);
+                    assert_eq!(row >> i & 1 == 1, !w.passable(v, pass), "{v} {media:?}");
+                }
+            }
+        }
+        let other = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(21, 3, 3)).unwrap();
+        assert_ne!(w.revision(), other.revision());
+        let (before, copy) = (w.revision(), w.clone());
+        assert_eq!(copy.revision(), before);
+        w.set(IVec3::ZERO, Voxel::Solid).unwrap();
+        assert!(w.revision() != before && w.revision() != other.revision());
     }
 
     #[test]
