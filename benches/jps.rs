@@ -2,8 +2,8 @@
 //! seeded synthetic worlds and sampled Warframe problems (skipped when the data is absent).
 //! Every iteration asserts its answer (optimal cost, bounded cost, or label).
 
-#[path = "../tests/oracle/mod.rs"]
-mod oracle;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -13,17 +13,18 @@ use voxnav::prelude::*;
 use voxnav::{PathRequest, Scenario, find_paths, find_paths_sequential};
 
 fn synthetic() -> (VoxelWorld, Vec<(IVec3, IVec3, u64)>) {
-    let mut rng = oracle::Rng(2025);
-    let world = oracle::random_world(&mut rng, UVec3::new(48, 32, 48), 12, 0);
+    let mut rng = common::rng(2025);
+    let world = common::walled_world(&mut rng, UVec3::new(48, 32, 48), 12, 0);
     let mut queries = Vec::new();
     while queries.len() < 8 {
-        let (Some(s), Some(g)) =
-            (oracle::random_free(&mut rng, &world, &Media::ANY), oracle::random_free(&mut rng, &world, &Media::ANY))
-        else {
+        let (Some(s), Some(g)) = (
+            common::random_free_voxel(&mut rng, &world, Media::ANY),
+            common::random_free_voxel(&mut rng, &world, Media::ANY),
+        ) else {
             continue;
         };
-        let dist = oracle::dijkstra(&world, &Media::ANY, DiagonalRule::Strict, &CostModel::GAME, s);
-        if let Some(cost) = dist[oracle::index(&world, g)] {
+        let dist = common::distances(&world, s, DiagonalRule::Strict, &CostModel::GAME, Media::ANY);
+        if let Some(cost) = dist[common::index(&world, g)] {
             queries.push((s, g, cost));
         }
     }
@@ -63,7 +64,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| assert_eq!(find_paths(black_box(&world), None, &requests), expected))
     });
 
-    let Some(dir) = oracle::warframe_dir() else { return };
+    let Some(dir) = common::warframe_dir() else { return };
     for map in ["Complex", "DB2"] {
         let world = VoxelWorld::load_3dmap(dir.join(format!("maps/{map}.3dmap"))).unwrap();
         let scen = Scenario::load(dir.join(format!("scenarios/{map}.3dmap.3dscen"))).unwrap();

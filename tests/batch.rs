@@ -1,20 +1,20 @@
 //! Many agents: the parallel batch equals the sequential one, and the request queue serves by
 //! priority within its frame budget with one-shot results.
 
-mod oracle;
+mod common;
 
+use common::{random_free_voxel, rng, walled_world};
 use glam::UVec3;
-use oracle::{Rng, random_free, random_world};
 use voxnav::{
     Algorithm, Components, Media, PathQueue, PathRequest, Pathfinder, SearchConfig, find_paths, find_paths_sequential,
 };
 
-fn requests(rng: &mut Rng, world: &voxnav::VoxelWorld, n: usize) -> Vec<PathRequest> {
+fn requests(rng: &mut rand::rngs::StdRng, world: &voxnav::VoxelWorld, n: usize) -> Vec<PathRequest> {
     (0..n)
         .filter_map(|i| {
             let algorithm = [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET][i % 3];
-            let s = random_free(rng, world, &Media::ANY)?;
-            let g = random_free(rng, world, &Media::ANY)?;
+            let s = random_free_voxel(rng, world, Media::ANY)?;
+            let g = random_free_voxel(rng, world, Media::ANY)?;
             Some(PathRequest::new(s, g, SearchConfig { algorithm, ..Default::default() }))
         })
         .collect()
@@ -22,8 +22,8 @@ fn requests(rng: &mut Rng, world: &voxnav::VoxelWorld, n: usize) -> Vec<PathRequ
 
 #[test]
 fn batch_equals_sequential() {
-    let mut rng = Rng(0xBA7C_0001);
-    let world = random_world(&mut rng, UVec3::new(48, 24, 48), 18, 0);
+    let mut rng = rng(0xBA7C_0001);
+    let world = walled_world(&mut rng, UVec3::new(48, 24, 48), 18, 0);
     let islands = Components::new(&world, Media::ANY);
     let reqs = requests(&mut rng, &world, 300);
     for components in [None, Some(&islands)] {
@@ -41,8 +41,8 @@ fn batch_equals_sequential() {
 
 #[test]
 fn queue_serves_by_priority_with_one_shot_results() {
-    let mut rng = Rng(0xBA7C_0002);
-    let world = random_world(&mut rng, UVec3::new(40, 20, 40), 15, 0);
+    let mut rng = rng(0xBA7C_0002);
+    let world = walled_world(&mut rng, UVec3::new(40, 20, 40), 15, 0);
     let reqs = requests(&mut rng, &world, 60);
     let mut queue = PathQueue::new();
     let tickets: Vec<_> = reqs.iter().enumerate().map(|(i, r)| (queue.push(*r, (i % 3) as u32), i)).collect();

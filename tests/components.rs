@@ -2,10 +2,11 @@
 //! unreachable goals with zero expansions, stay correct across edits, and give the same closest
 //! reachable voxel as the search's own fallback.
 
-mod oracle;
+mod common;
 
+use common::{distances, index, random_free_voxel, rng, walled_world};
 use glam::{IVec3, UVec3, Vec3};
-use oracle::{Rng, dijkstra, index, random_free, random_world};
+use rand::RngExt;
 use voxnav::{
     Algorithm, Components, CostModel, DiagonalRule, Fallback, Media, PathError, Pathfinder, SearchConfig, Voxel,
     VoxelWorld,
@@ -13,19 +14,19 @@ use voxnav::{
 
 #[test]
 fn labels_match_reachability_on_random_worlds() {
-    let mut rng = Rng(0xC0C0_0001);
+    let mut rng = rng(0xC0C0_0001);
     for i in 0..300 {
         // Large enough to span several 16^3 chunks.
-        let dims = UVec3::new(8 + rng.below(30), 8 + rng.below(20), 8 + rng.below(30));
+        let dims = UVec3::new(8 + rng.random_range(0..30), 8 + rng.random_range(0..20), 8 + rng.random_range(0..30));
         let water = if i % 3 == 0 { 25 } else { 0 };
-        let density = 5 + rng.below(40);
-        let world = random_world(&mut rng, dims, density, water);
+        let density = 5 + rng.random_range(0..40);
+        let world = walled_world(&mut rng, dims, density, water);
         let media = [Media::ANY, Media::AIR, Media::WATER][i % 3];
         let islands = Components::new(&world, media);
-        let Some(start) = random_free(&mut rng, &world, &media) else { continue };
-        let dist = dijkstra(&world, &media, DiagonalRule::Strict, &CostModel::GAME, start);
+        let Some(start) = random_free_voxel(&mut rng, &world, media) else { continue };
+        let dist = distances(&world, start, DiagonalRule::Strict, &CostModel::GAME, media);
         for _ in 0..40 {
-            let Some(goal) = random_free(&mut rng, &world, &media) else { continue };
+            let Some(goal) = random_free_voxel(&mut rng, &world, media) else { continue };
             let reachable = dist[index(&world, goal)].is_some();
             assert_eq!(islands.connected(&world, start, goal), Some(reachable), "world {i}: {start} -> {goal}");
         }
@@ -89,7 +90,7 @@ fn labels_follow_edits_and_ignore_other_queries() {
 
 #[test]
 fn warframe_labels_are_small_and_quick() {
-    let Some(dir) = oracle::warframe_dir() else { return };
+    let Some(dir) = common::warframe_dir() else { return };
     let world = VoxelWorld::load_3dmap(dir.join("maps/BA1.3dmap")).unwrap();
     let islands = Components::new(&world, Media::ANY);
     // 241 M voxels: labels must stay a small fraction of a dense array (241 MB at a byte each).

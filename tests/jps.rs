@@ -1,23 +1,24 @@
 //! Jump point search and the weighted budget mode against a plain Dijkstra oracle on thousands of
 //! seeded random worlds, for every diagonal rule, cost model and medium.
 
-mod oracle;
+mod common;
 
+use common::{check_steps, distances, index, random_free_voxel, rng, walled_world};
 use glam::{IVec3, UVec3};
-use oracle::{Rng, check_path, dijkstra, index, random_free, random_world};
+use rand::RngExt;
 use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, Pathfinder, SearchConfig};
 
 const RULES: [DiagonalRule; 3] = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked];
 
 fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) {
-    let mut rng = Rng(seed);
+    let mut rng = rng(seed);
     let mut finder = Pathfinder::new();
     let mut checked = 0;
     for i in 0..worlds {
-        let dims = UVec3::new(4 + rng.below(12), 4 + rng.below(10), 4 + rng.below(12));
+        let dims = UVec3::new(4 + rng.random_range(0..12), 4 + rng.random_range(0..10), 4 + rng.random_range(0..12));
         let water = if i % 4 == 0 { 30 } else { 0 };
-        let density = rng.below(40);
-        let world = random_world(&mut rng, dims, density, water);
+        let density = rng.random_range(0..40);
+        let world = walled_world(&mut rng, dims, density, water);
         let rule = RULES[i % 3];
         let costs = if i % 2 == 0 { CostModel::PRECISE } else { CostModel::GAME };
         let media = match i % 8 {
@@ -26,14 +27,14 @@ fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) {
             _ => Media::ANY,
         };
         let config = SearchConfig { costs, diagonal: rule, media, algorithm, ..Default::default() };
-        let Some(start) = random_free(&mut rng, &world, &media) else { continue };
-        let dist = dijkstra(&world, &media, rule, &costs, start);
+        let Some(start) = random_free_voxel(&mut rng, &world, media) else { continue };
+        let dist = distances(&world, start, rule, &costs, media);
         for _ in 0..6 {
-            let Some(goal) = random_free(&mut rng, &world, &media) else { continue };
+            let Some(goal) = random_free_voxel(&mut rng, &world, media) else { continue };
             let result = finder.find_voxel_path(&world, start, goal, &config);
             match (dist[index(&world, goal)], result) {
                 (Some(best), Ok(path)) => {
-                    check_path(&world, &media, rule, &costs, start, &path);
+                    check_steps(&world, &path, start, rule, &costs, media);
                     assert_eq!(path.voxels.last(), Some(&goal));
                     let bound = algorithm.suboptimality_bound();
                     assert!(
@@ -112,7 +113,7 @@ fn jps_reports_bad_endpoints_like_astar() {
 
 #[test]
 fn jps_is_optimal_on_warframe_samples() {
-    let Some(dir) = oracle::warframe_dir() else { return };
+    let Some(dir) = common::warframe_dir() else { return };
     let mut finder = Pathfinder::new();
     let config = SearchConfig { costs: CostModel::PRECISE, algorithm: Algorithm::Jps, ..Default::default() };
     for (map, every) in [("Simple", 5), ("Complex", 25), ("DB1", 500)] {

@@ -1,33 +1,34 @@
 //! Time-sliced search: advancing a search a few expansions at a time gives exactly the one-shot
 //! result, for every algorithm and the closest-voxel fallback.
 
-mod oracle;
+mod common;
 
+use common::{random_free_voxel, rng, walled_world};
 use glam::UVec3;
-use oracle::{Rng, random_free, random_world};
+use rand::RngExt;
 use voxnav::{Algorithm, Fallback, Media, Pathfinder, SearchConfig, SearchStep, Voxel};
 
 #[test]
 fn sliced_equals_one_shot() {
-    let mut rng = Rng(0x511C_E001);
+    let mut rng = rng(0x511C_E001);
     let mut one_shot = Pathfinder::new();
     let mut sliced = Pathfinder::new();
     let mut pending_seen = 0;
     for i in 0..400 {
-        let dims = UVec3::new(6 + rng.below(20), 6 + rng.below(12), 6 + rng.below(20));
-        let density = rng.below(35);
-        let world = random_world(&mut rng, dims, density, 0);
+        let dims = UVec3::new(6 + rng.random_range(0..20), 6 + rng.random_range(0..12), 6 + rng.random_range(0..20));
+        let density = rng.random_range(0..35);
+        let world = walled_world(&mut rng, dims, density, 0);
         let algorithm = [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET][i % 3];
         let fallback = if i % 4 == 0 { Fallback::Closest } else { Fallback::Fail };
         let config = SearchConfig { algorithm, fallback, ..Default::default() };
         let (Some(s), Some(g)) =
-            (random_free(&mut rng, &world, &Media::ANY), random_free(&mut rng, &world, &Media::ANY))
+            (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
         else {
             continue;
         };
         let expected = one_shot.find_voxel_path(&world, s, g, &config);
         sliced.begin(&world, s, g, &config).unwrap();
-        let slice = 1 + rng.below(7) as usize;
+        let slice = 1 + rng.random_range(0..7) as usize;
         let got = loop {
             match sliced.advance(&world, slice) {
                 SearchStep::Pending => pending_seen += 1,

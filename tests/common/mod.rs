@@ -54,27 +54,23 @@ pub fn move_cost(world: &VoxelWorld, to: IVec3, d: IVec3, costs: &CostModel, med
     costs.cost(axes) * u64::from(weight) / 100
 }
 
-/// Cheapest cost from `start` to `goal` by plain Dijkstra over a dense array, or `None`.
-pub fn dijkstra(
+/// Plain Dijkstra from `start` over a dense array: the cheapest cost to every voxel (`None`:
+/// unreachable), indexed by [`index`]. Small worlds only.
+pub fn distances(
     world: &VoxelWorld,
     start: IVec3,
-    goal: IVec3,
     rule: DiagonalRule,
     costs: &CostModel,
     media: Media,
-) -> Option<u64> {
+) -> Vec<Option<u64>> {
     let d = world.dims().as_ivec3();
-    let index = |v: IVec3| (v.x + d.x * (v.y + d.y * v.z)) as usize;
-    let mut best = vec![u64::MAX; (d.x * d.y * d.z) as usize];
+    let mut best = vec![None; (d.x * d.y * d.z) as usize];
     let mut heap = BinaryHeap::new();
-    best[index(start)] = 0;
+    best[index(world, start)] = Some(0);
     heap.push(std::cmp::Reverse((0u64, start.to_array())));
     while let Some(std::cmp::Reverse((g, v))) = heap.pop() {
         let v = IVec3::from_array(v);
-        if v == goal {
-            return Some(g);
-        }
-        if g > best[index(v)] {
+        if best[index(world, v)] != Some(g) {
             continue;
         }
         for dz in -1..=1 {
@@ -86,15 +82,33 @@ pub fn dijkstra(
                     }
                     let n = v + step;
                     let ng = g + move_cost(world, n, step, costs, media);
-                    if ng < best[index(n)] {
-                        best[index(n)] = ng;
+                    if best[index(world, n)].is_none_or(|old| ng < old) {
+                        best[index(world, n)] = Some(ng);
                         heap.push(std::cmp::Reverse((ng, n.to_array())));
                     }
                 }
             }
         }
     }
-    None
+    best
+}
+
+/// Index of voxel `v` in [`distances`]' output.
+pub fn index(world: &VoxelWorld, v: IVec3) -> usize {
+    let d = world.dims().as_ivec3();
+    ((v.z * d.y + v.y) * d.x + v.x) as usize
+}
+
+/// Cheapest cost from `start` to `goal` (see [`distances`]), or `None`.
+pub fn dijkstra(
+    world: &VoxelWorld,
+    start: IVec3,
+    goal: IVec3,
+    rule: DiagonalRule,
+    costs: &CostModel,
+    media: Media,
+) -> Option<u64> {
+    distances(world, start, rule, costs, media)[index(world, goal)]
 }
 
 /// A random small world: solid voxels at `density`, and sometimes a few boxes of water.
@@ -121,6 +135,42 @@ pub fn random_world(rng: &mut StdRng, max_dim: u32) -> VoxelWorld {
     world
 }
 
+/// A random world of `dims`: `solid_pct` % solid voxels, `water_pct` % water, and up to two
+/// walls across it with a few holes, so detours are long and jump points many.
+pub fn walled_world(rng: &mut StdRng, dims: UVec3, solid_pct: u32, water_pct: u32) -> VoxelWorld {
+    let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, dims).unwrap();
+    let d = dims.as_ivec3();
+    for z in 0..d.z {
+        for y in 0..d.y {
+            for x in 0..d.x {
+                let r = rng.random_range(0..100);
+                let v = if r < solid_pct {
+                    Voxel::Solid
+                } else if r < solid_pct + water_pct {
+                    Voxel::Water
+                } else {
+                    continue;
+                };
+                w.set(IVec3::new(x, y, z), v).unwrap();
+            }
+        }
+    }
+    for _ in 0..rng.random_range(0..3) {
+        let axis = rng.random_range(0..3);
+        let at = rng.random_range(0..d[axis]);
+        let (mut lo, mut hi) = (IVec3::ZERO, d - 1);
+        lo[axis] = at;
+        hi[axis] = at;
+        w.fill_voxels(lo, hi, Voxel::Solid);
+        for _ in 0..rng.random_range(0..4) {
+            let mut hole = random_voxel(rng, &w);
+            hole[axis] = at;
+            w.set(hole, Voxel::Air).unwrap();
+        }
+    }
+    w
+}
+
 /// A uniformly random voxel inside `world`.
 pub fn random_voxel(rng: &mut StdRng, world: &VoxelWorld) -> IVec3 {
     let d = world.dims().as_ivec3();
@@ -132,18 +182,24 @@ pub fn random_free_voxel(rng: &mut StdRng, world: &VoxelWorld, media: Media) -> 
     (0..64).map(|_| random_voxel(rng, world)).find(|&v| passable(world, v, media))
 }
 
-/// Checks every step of `path` is a legal move and its cost adds up; panics with the reason.
-pub fn assert_path_valid(world: &VoxelWorld, path: &Path, start: IVec3, goal: IVec3, config: &SearchConfig) {
+/// Checks `path` starts at `start`, every step is a legal move under `rule` and `media`, and
+/// its cost is the sum of its steps; panics with the reason.
+pub fn check_steps(world: &VoxelWorld, path: &Path, start: IVec3, rule: DiagonalRule, costs: &CostModel, media: Media) {
     assert_eq!(path.voxels.first(), Some(&start));
-    assert_eq!(path.voxels.last(), Some(&goal));
     let mut cost = 0;
     for w in path.voxels.windows(2) {
         let d = w[1] - w[0];
-        assert!(legal(world, w[0], d, config.diagonal, config.media), "illegal step {} -> {}", w[0], w[1]);
-        cost += move_cost(world, w[1], d, &config.costs, config.media);
+        assert!(legal(world, w[0], d, rule, media), "illegal step {} -> {} ({rule:?}, {media:?})", w[0], w[1]);
+        cost += move_cost(world, w[1], d, costs, media);
     }
-    assert_eq!(cost, path.cost, "path cost does not add up");
+    assert_eq!(cost, path.cost, "path cost is not the sum of its steps: {:?}", path.voxels);
     assert_eq!(path.points.len(), path.voxels.len());
+}
+
+/// [`check_steps`] under `config`, and the path ends at `goal`.
+pub fn assert_path_valid(world: &VoxelWorld, path: &Path, start: IVec3, goal: IVec3, config: &SearchConfig) {
+    check_steps(world, path, start, config.diagonal, &config.costs, config.media);
+    assert_eq!(path.voxels.last(), Some(&goal));
 }
 
 /// The Warframe benchmark folder: `$VOXNAV_WARFRAME_DIR`, else `../shared/benchmarks/warframe`.
