@@ -482,12 +482,7 @@ impl Pathfinder {
         goal: Vec3,
         config: &SearchConfig,
     ) -> Result<Path, PathError> {
-        if !start.is_finite() {
-            return Err(PathError::NonFinite { which: "start" });
-        }
-        if !goal.is_finite() {
-            return Err(PathError::NonFinite { which: "goal" });
-        }
-        self.find_voxel_path_with(world, components, world.voxel_at(start), world.voxel_at(goal), config)
+        let (start, goal) = crate::search::astar::endpoint_voxels(world, start, goal)?;
+        self.find_voxel_path_with(world, components, start, goal, config)
     }
 }

@@ -83,13 +83,8 @@ impl Pathfinder {
         goal: Vec3,
         config: &SearchConfig,
     ) -> Result<Path, PathError> {
-        if !start.is_finite() {
-            return Err(PathError::NonFinite { which: "start" });
-        }
-        if !goal.is_finite() {
-            return Err(PathError::NonFinite { which: "goal" });
-        }
-        self.find_voxel_path(world, world.voxel_at(start), world.voxel_at(goal), config)
+        let (start, goal) = endpoint_voxels(world, start, goal)?;
+        self.find_voxel_path(world, start, goal, config)
     }
 
     /// Finds a cheapest path (optimal with [`Heuristic::Octile`](crate::Heuristic::Octile) or
@@ -162,8 +157,7 @@ impl Pathfinder {
         };
         self.stats = SearchStats::default();
         self.open.clear();
-        let chunk_dims = (world.dims().as_ivec3() + 15) >> 4;
-        self.nodes.reset(chunk_dims);
+        self.nodes.reset(world.dims());
         let slot = self.nodes.slot(start);
         self.nodes.g[slot] = 0;
         self.nodes.info[slot] = OPEN | NO_PARENT;
@@ -280,6 +274,20 @@ impl Pathfinder {
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
         Path { voxels, points, cost, length, stats: self.stats }
     }
+}
+
+/// The voxels of two world-space endpoints.
+///
+/// # Errors
+/// [`PathError::NonFinite`] naming the first endpoint with a NaN or infinite coordinate.
+pub(crate) fn endpoint_voxels(world: &VoxelWorld, start: Vec3, goal: Vec3) -> Result<(IVec3, IVec3), PathError> {
+    if !start.is_finite() {
+        return Err(PathError::NonFinite { which: "start" });
+    }
+    if !goal.is_finite() {
+        return Err(PathError::NonFinite { which: "goal" });
+    }
+    Ok((world.voxel_at(start), world.voxel_at(goal)))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! a stamp per chunk says whether its page belongs to the current search, so starting a search
 //! costs nothing and no lookup hashes.
 
-use glam::IVec3;
+use glam::{IVec3, UVec3};
 
 use crate::grid::layer::{CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOXELS};
 use crate::grid::moves::{MOVES, OFFSETS};
@@ -19,24 +19,24 @@ pub(crate) const PARENT_MASK: u8 = 0x3F;
 /// Parent value of the start node.
 pub(crate) const NO_PARENT: u8 = 0x3F;
 
+/// Which page holds each 16^3 chunk of a world, for one search at a time: pages are handed
+/// out on first touch, and a stamp per chunk says whether its page belongs to the current
+/// search, so forgetting them all is free and no lookup hashes. The owner keeps the pages.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct NodeStore {
+pub(crate) struct PageTable {
     stamp: u32,
     chunk_dims: IVec3,
     /// Per chunk: `[stamp, page]`; the page is valid when the stamp is the current one.
     table: Vec<[u32; 2]>,
-    /// Min voxel of the chunk each page holds.
-    page_origin: Vec<IVec3>,
     used: usize,
-    pub(crate) g: Vec<u64>,
-    pub(crate) info: Vec<u8>,
 }
 
-impl NodeStore {
-    /// Forgets every node, sized for a world of `chunk_dims` chunks. Keeps its memory.
-    pub(crate) fn reset(&mut self, chunk_dims: IVec3) {
-        let chunks = chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize;
+impl PageTable {
+    /// Forgets every page, sized for a world of `dims` voxels. Keeps its memory.
+    pub(crate) fn reset(&mut self, dims: UVec3) {
+        let chunk_dims = (dims.as_ivec3() + CHUNK_MASK) >> CHUNK_SHIFT;
         if chunk_dims != self.chunk_dims || self.stamp == u32::MAX {
+            let chunks = chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize;
             self.table.clear();
             self.table.resize(chunks, [0, 0]);
             self.chunk_dims = chunk_dims;
@@ -46,35 +46,75 @@ impl NodeStore {
         self.used = 0;
     }
 
-    /// Slot of voxel `v` (inside the world), giving it a cleared page on first touch.
     #[inline]
-    pub(crate) fn slot(&mut self, v: IVec3) -> usize {
+    fn chunk(&self, v: IVec3) -> usize {
         let c = v >> CHUNK_SHIFT;
-        let chunk = ((c.z * self.chunk_dims.y + c.y) * self.chunk_dims.x + c.x) as usize;
+        ((c.z * self.chunk_dims.y + c.y) * self.chunk_dims.x + c.x) as usize
+    }
+
+    /// The page of `v`'s chunk (`v` inside the world), and whether this call handed it out: the
+    /// owner must then clear it.
+    #[inline]
+    pub(crate) fn page(&mut self, v: IVec3) -> (usize, bool) {
+        let chunk = self.chunk(v);
         let entry = &mut self.table[chunk];
-        let page = if entry[0] == self.stamp {
-            entry[1] as usize
+        if entry[0] == self.stamp {
+            (entry[1] as usize, false)
         } else {
             let page = self.used;
             *entry = [self.stamp, page as u32];
-            self.new_page(page, c << CHUNK_SHIFT);
-            page
-        };
+            self.used += 1;
+            (page, true)
+        }
+    }
+
+    /// The page of `v`'s chunk, if this search touched it.
+    #[inline]
+    pub(crate) fn find(&self, v: IVec3) -> Option<usize> {
+        let entry = self.table[self.chunk(v)];
+        (entry[0] == self.stamp).then_some(entry[1] as usize)
+    }
+
+    /// Bytes of heap held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.table.capacity() * 8
+    }
+}
+
+/// Node state of one search: `g` and `info` (flags and parent move) per slot.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct NodeStore {
+    pages: PageTable,
+    /// Min voxel of the chunk each page holds.
+    page_origin: Vec<IVec3>,
+    pub(crate) g: Vec<u64>,
+    pub(crate) info: Vec<u8>,
+}
+
+impl NodeStore {
+    /// Forgets every node, sized for a world of `dims` voxels. Keeps its memory.
+    pub(crate) fn reset(&mut self, dims: UVec3) {
+        self.pages.reset(dims);
+    }
+
+    /// Slot of voxel `v` (inside the world), giving it a cleared page on first touch.
+    #[inline]
+    pub(crate) fn slot(&mut self, v: IVec3) -> usize {
+        let (page, new) = self.pages.page(v);
+        if new {
+            self.new_page(page, (v >> CHUNK_SHIFT) << CHUNK_SHIFT);
+        }
         page * CHUNK_VOXELS + local(v)
     }
 
     /// Slot of `v` if this search touched its chunk.
     #[inline]
     pub(crate) fn find(&self, v: IVec3) -> Option<usize> {
-        let c = v >> CHUNK_SHIFT;
-        let chunk = ((c.z * self.chunk_dims.y + c.y) * self.chunk_dims.x + c.x) as usize;
-        let entry = self.table[chunk];
-        (entry[0] == self.stamp).then(|| entry[1] as usize * CHUNK_VOXELS + local(v))
+        self.pages.find(v).map(|page| page * CHUNK_VOXELS + local(v))
     }
 
     #[cold]
     fn new_page(&mut self, page: usize, origin: IVec3) {
-        self.used += 1;
         let start = page * CHUNK_VOXELS;
         if self.info.len() < start + CHUNK_VOXELS {
             self.info.resize(start + CHUNK_VOXELS, 0);
@@ -96,7 +136,7 @@ impl NodeStore {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.table.capacity() * 8 + self.page_origin.capacity() * 12 + self.g.capacity() * 9
+        self.pages.heap_bytes() + self.page_origin.capacity() * 12 + self.g.capacity() * 9
     }
 }
 
@@ -121,8 +161,9 @@ const fn slot_deltas() -> [isize; MOVES] {
     out
 }
 
+/// Index of `v` inside its chunk's page.
 #[inline]
-fn local(v: IVec3) -> usize {
+pub(crate) fn local(v: IVec3) -> usize {
     let l = v & CHUNK_MASK;
     ((l.z << (2 * CHUNK_SHIFT)) | (l.y << CHUNK_SHIFT) | l.x) as usize
 }
