@@ -4,11 +4,13 @@
 //! cargo run --release --example movingai -- MAP.3dmap SCEN.3dscen [--costs game|precise]
 //!     [--heuristic octile|manhattan] [--every N] [--limit N] [--baseline pathfinding]
 //!     [--paths FILE] [--csv FILE] [--smooth] [--poses FILE] [--algorithm astar|jps|budget]
-//!     [--weight PERCENT]
+//!     [--weight PERCENT] [--phase EXPANSIONS]
 //! ```
 //!
-//! `--algorithm jps` runs the exact jump point search; `budget` the weighted one (weight
-//! `--weight`, in percent, default 115: paths at most 15 % longer than optimal).
+//! `--algorithm jps` runs the exact jump point search; `budget` the frame-budget mode
+//! (`Algorithm::Budget`: weighted A* from `--weight` percent, raising the weight after every
+//! `--phase` expansions, both by default those of `Algorithm::BUDGET`; the summary's
+//! `max_weight=` is the largest weight a path needed, its guarantee).
 //!
 //! Solves every N-th problem (0-based problem lines 0, N, 2N, ...), checks lengths against the
 //! scenario's optimum and prints a `summary key=value ...` line last. With `--baseline
@@ -41,6 +43,7 @@ struct Args {
     csv: Option<String>,
     algorithm: (Algorithm, &'static str),
     weight: u32,
+    phase: u32,
     smooth: bool,
     poses: Option<String>,
 }
@@ -48,6 +51,10 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     let mut pos = Vec::new();
+    let Algorithm::Budget { percent, phase_expansions } = Algorithm::BUDGET else {
+        return Err("Algorithm::BUDGET is the budget schedule".into());
+    };
+    let budget = (percent, phase_expansions);
     let mut a = Args {
         map: String::new(),
         scen: String::new(),
@@ -59,7 +66,8 @@ fn parse_args() -> Result<Args, String> {
         paths: None,
         csv: None,
         algorithm: (Algorithm::AStar, "astar"),
-        weight: 115,
+        weight: budget.0,
+        phase: budget.1,
         smooth: false,
         poses: None,
     };
@@ -96,6 +104,7 @@ fn parse_args() -> Result<Args, String> {
                     v => return Err(format!("--algorithm: unknown `{v}` (astar|jps|budget)")),
                 }
             }
+            "--phase" => a.phase = value()?.parse().ok().filter(|&n| n > 0).ok_or("--phase takes N >= 1")?,
             "--weight" => {
                 a.weight = value()?.parse().ok().filter(|&w| w >= 100).ok_or("--weight takes PERCENT >= 100")?
             }
@@ -109,7 +118,7 @@ fn parse_args() -> Result<Args, String> {
     a.map = map;
     a.scen = scen;
     if a.algorithm.0 == Algorithm::BUDGET {
-        a.algorithm.0 = Algorithm::Weighted { percent: a.weight };
+        a.algorithm.0 = Algorithm::Budget { percent: a.weight, phase_expansions: a.phase };
     }
     Ok(a)
 }
@@ -158,7 +167,7 @@ fn main() -> ExitCode {
     let mut finder = Pathfinder::new();
     let mut flight = Flight::default();
     let (mut paths_out, mut csv_out) = (String::new(), String::from("index,optimal,length,cost,expanded,micros\n"));
-    let (mut times, mut expanded) = (Vec::new(), Vec::new());
+    let (mut times, mut expanded, mut max_weight) = (Vec::new(), Vec::new(), 0u32);
     let (mut solved, mut matched, mut max_excess, mut sum_excess) = (0usize, 0usize, 0f64, 0f64);
     let (mut baseline_us, mut baseline_mismatch, mut failures) = (0u128, 0usize, 0usize);
     let picked: Vec<(usize, Problem)> =
@@ -172,6 +181,7 @@ fn main() -> ExitCode {
             Ok(path) => {
                 solved += 1;
                 expanded.push(path.stats.expanded as u128);
+                max_weight = max_weight.max(path.stats.weight);
                 let excess = (path.length - p.optimal_length) / p.optimal_length.max(f64::MIN_POSITIVE);
                 if (path.length - p.optimal_length).abs() <= 1e-6 {
                     matched += 1;
@@ -232,7 +242,7 @@ fn main() -> ExitCode {
     let mut summary = format!(
         "summary map={map_name} algorithm={} problems={} solved={solved} matched={matched} max_excess={max_excess:.6} \
          mean_excess={:.6} grid_bytes={} load_ms={load_ms:.1} total_ms={:.1} median_us={} p99_us={} max_us={} \
-         median_expanded={}",
+         median_expanded={} max_weight={max_weight}",
         args.algorithm.1,
         picked.len(),
         if solved > 0 { sum_excess / solved as f64 } else { 0.0 },

@@ -10,10 +10,13 @@ use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, Pathfinder, S
 
 const RULES: [DiagonalRule; 3] = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked];
 
-fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) {
+/// Checks `algorithm` against the oracle on `worlds` random worlds; returns the largest
+/// [`SearchStats::weight`](voxnav::SearchStats::weight) its paths reported.
+fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) -> u32 {
     let mut rng = rng(seed);
     let mut finder = Pathfinder::new();
     let mut checked = 0;
+    let mut max_weight = 0;
     for i in 0..worlds {
         let dims = UVec3::new(4 + rng.random_range(0..12), 4 + rng.random_range(0..10), 4 + rng.random_range(0..12));
         let water = if i % 4 == 0 { 30 } else { 0 };
@@ -36,7 +39,10 @@ fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) {
                 (Some(best), Ok(path)) => {
                     check_steps(&world, &path, start, rule, &costs, media);
                     assert_eq!(path.voxels.last(), Some(&goal));
-                    let bound = algorithm.suboptimality_bound();
+                    // Each path's own guarantee, never looser than the algorithm's.
+                    let bound = f64::from(path.stats.weight) / 100.0;
+                    max_weight = max_weight.max(path.stats.weight);
+                    assert!(bound >= 1.0 && bound <= algorithm.suboptimality_bound(), "weight {}", path.stats.weight);
                     assert!(
                         path.cost as f64 <= best as f64 * bound + 1e-9,
                         "world {i} {rule:?} {start} -> {goal}: cost {} vs optimal {best} (bound {bound})",
@@ -53,17 +59,21 @@ fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) {
         }
     }
     assert!(checked > worlds * 3, "too few problems checked: {checked}");
+    max_weight
 }
 
 #[test]
 fn jps_cost_equals_the_oracle() {
-    run_oracle(0x5EED_0001, 2500, Algorithm::Jps);
+    assert_eq!(run_oracle(0x5EED_0001, 2500, Algorithm::Jps), 100);
 }
 
 #[test]
 fn weighted_search_stays_within_its_bound() {
-    run_oracle(0x5EED_0002, 1200, Algorithm::Weighted { percent: 105 });
-    run_oracle(0x5EED_0003, 600, Algorithm::Weighted { percent: 150 });
+    assert_eq!(run_oracle(0x5EED_0002, 1200, Algorithm::Weighted { percent: 105 }), 105);
+    assert_eq!(run_oracle(0x5EED_0003, 600, Algorithm::Weighted { percent: 150 }), 150);
+    // Phases of a few expansions: the budget schedule escalates to its last, uncapped weight.
+    assert_eq!(run_oracle(0x5EED_0004, 600, Algorithm::Budget { percent: 105, phase_expansions: 3 }), 1000);
+    assert_eq!(run_oracle(0x5EED_0005, 300, Algorithm::BUDGET), 110);
 }
 
 #[test]

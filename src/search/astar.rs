@@ -155,7 +155,7 @@ impl Pathfinder {
             done: false,
             world: (world.dims(), world.revision()),
         };
-        self.stats = SearchStats::default();
+        self.stats = SearchStats { weight: 100, ..SearchStats::default() };
         self.open.clear();
         self.nodes.reset(world.dims());
         let slot = self.nodes.slot(start);

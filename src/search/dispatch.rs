@@ -38,6 +38,13 @@ pub(crate) struct Dispatch {
     config: SearchConfig,
     /// Statistics of the phases already finished.
     carried: SearchStats,
+    /// Where the current search phase heads (the goal, or the closest reachable voxel).
+    target: IVec3,
+    /// Heuristic weight (percent) of the current search phase.
+    weight: u32,
+    /// Expansions the current phase may still spend before the budget schedule raises the
+    /// weight (`usize::MAX`: no cap).
+    phase_left: usize,
 }
 
 impl Dispatch {
@@ -58,13 +65,37 @@ impl Dispatch {
     }
 
     fn begin_search(&mut self, world: &VoxelWorld, goal: IVec3) {
-        let (jump, weight) = match self.config.algorithm {
-            Algorithm::AStar => (false, 100),
-            Algorithm::Jps => (true, 100),
-            // Weighted A*: measured faster than weighted jump point search on the benchmark.
-            Algorithm::Weighted { percent } => (false, percent),
+        let (weight, cap) = match self.config.algorithm {
+            Algorithm::AStar | Algorithm::Jps => (100, usize::MAX),
+            Algorithm::Weighted { percent } => (percent, usize::MAX),
+            Algorithm::Budget { percent, phase_expansions } => (percent, phase_expansions.max(1) as usize),
         };
-        self.search.begin(world, self.start, goal, &self.config, jump, weight);
+        self.target = goal;
+        self.phase_left = cap;
+        self.start_phase(world, weight);
+    }
+
+    /// Starts a search toward `self.target` with `weight`, within what is left of the query's
+    /// expansion budget.
+    fn start_phase(&mut self, world: &VoxelWorld, weight: u32) {
+        self.weight = weight.max(100);
+        // Weighted A*: measured faster than weighted jump point search on the benchmark.
+        let jump = self.config.algorithm == Algorithm::Jps;
+        let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
+        let config = SearchConfig { max_expansions: left, ..self.config };
+        self.search.begin(world, self.start, self.target, &config, jump, self.weight);
+    }
+
+    /// [`Algorithm::Budget`]: the phase spent its expansions; restart with the next weight.
+    fn escalate(&mut self, world: &VoxelWorld) {
+        self.carried = self.add(self.search.stats());
+        let (weight, last) = Algorithm::next_budget_weight(self.weight);
+        if last {
+            self.phase_left = usize::MAX;
+        } else if let Algorithm::Budget { phase_expansions, .. } = self.config.algorithm {
+            self.phase_left = phase_expansions.max(1) as usize;
+        }
+        self.start_phase(world, weight);
     }
 
     /// The next step of the query, or `None` if the lead's A* runs it.
@@ -76,9 +107,12 @@ impl Dispatch {
                 Phase::Done => return Some(SearchStep::Failed(PathError::Unreachable { expanded: 0 })),
                 Phase::Main | Phase::Closest => {
                     let before = self.search.stats().expanded;
-                    let out = self.search.advance(world, left);
-                    left = left.saturating_sub(self.search.stats().expanded - before);
+                    let out = self.search.advance(world, left.min(self.phase_left));
+                    let spent = self.search.stats().expanded - before;
+                    left = left.saturating_sub(spent);
+                    self.phase_left = self.phase_left.saturating_sub(spent);
                     match out {
+                        Ok(None) if self.phase_left == 0 => self.escalate(world),
                         Ok(None) => return Some(SearchStep::Pending),
                         Ok(Some(mut path)) => {
                             self.phase = Phase::Done;
@@ -133,6 +167,7 @@ impl Dispatch {
             expanded: self.carried.expanded + s.expanded,
             generated: self.carried.generated + s.generated,
             peak_open: self.carried.peak_open.max(s.peak_open),
+            weight: self.weight,
         }
     }
 

@@ -11,6 +11,11 @@ pub struct SearchStats {
     pub generated: usize,
     /// Largest size the open list reached.
     pub peak_open: usize,
+    /// The heuristic weight, in percent, of the search that found the path: its cost is at most
+    /// `weight / 100` times the optimum. 100 for the exact searches; for
+    /// [`Algorithm::Budget`](crate::Algorithm::Budget), the weight its schedule ended on.
+    /// (0 while no path was found.)
+    pub weight: u32,
 }
 
 /// A path from start to goal through a [`VoxelWorld`](crate::VoxelWorld).
