@@ -463,11 +463,7 @@ impl Pathfinder {
         config: &SearchConfig,
     ) -> Result<Path, PathError> {
         self.begin_with(world, components, start, goal, config)?;
-        match self.advance(world, usize::MAX) {
-            crate::SearchStep::Found(path) => Ok(path),
-            crate::SearchStep::Failed(e) => Err(e),
-            crate::SearchStep::Pending => Err(PathError::BudgetExhausted { expanded: self.stats().expanded }),
-        }
+        self.run_to_end(world)
     }
 
     /// [`find_path`](Pathfinder::find_path) (world-space endpoints), asking `components` first.

@@ -104,10 +104,17 @@ impl Pathfinder {
         config: &SearchConfig,
     ) -> Result<Path, PathError> {
         self.begin(world, start, goal, config)?;
-        match self.advance(world, usize::MAX) {
-            SearchStep::Found(path) => Ok(path),
-            SearchStep::Failed(e) => Err(e),
-            SearchStep::Pending => unreachable!("an unbounded advance always finishes"),
+        self.run_to_end(world)
+    }
+
+    /// Advances the begun search until it finds the goal or fails.
+    pub(crate) fn run_to_end(&mut self, world: &VoxelWorld) -> Result<Path, PathError> {
+        loop {
+            match self.advance(world, usize::MAX) {
+                SearchStep::Found(path) => return Ok(path),
+                SearchStep::Failed(e) => return Err(e),
+                SearchStep::Pending => {}
+            }
         }
     }
 
