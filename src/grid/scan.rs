@@ -9,13 +9,10 @@
 use glam::IVec3;
 
 use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
-use super::moves::bit;
 use super::world::{Pass, VoxelWorld};
 
 /// Rows of a chunk along one axis.
 pub(crate) const ROWS: usize = 256;
-/// Neighbourhood centres that cover a chunk: every local coordinate is within 1 of one.
-const CENTRES: [i32; 6] = [1, 4, 7, 10, 13, 14];
 
 /// Rows of the chunks one query has read, along x, y and z.
 #[derive(Debug, Default, Clone)]
@@ -110,32 +107,13 @@ impl ScanCache {
 /// `pass` or outside the world.
 pub(crate) fn read_chunk_rows(world: &VoxelWorld, pass: Pass, cc: IVec3) -> [u16; ROWS] {
     let base = cc << CHUNK_SHIFT;
-    let mut x_rows = [0u16; ROWS];
-    if (base + CHUNK).cmple(world.dims().as_ivec3()).all() {
-        // Whole chunk inside: 216 neighbourhood masks, each 27 voxels.
-        for &lz in &CENTRES {
-            for &ly in &CENTRES {
-                for &lx in &CENTRES {
-                    let m = world.blocked_mask(base + IVec3::new(lx, ly, lz), pass);
-                    for dz in -1..=1 {
-                        for dy in -1..=1 {
-                            let bits = (m >> bit(-1, dy, dz) & 7) as u16;
-                            x_rows[(((lz + dz) << CHUNK_SHIFT) | (ly + dy)) as usize] |= bits << (lx - 1);
-                        }
-                    }
-                }
-            }
-        }
-    } else {
-        for lz in 0..CHUNK {
-            for ly in 0..CHUNK {
-                let mut r = 0u16;
-                for lx in 0..CHUNK {
-                    if !world.passable(base + IVec3::new(lx, ly, lz), pass) {
-                        r |= 1 << lx;
-                    }
-                }
-                x_rows[((lz << CHUNK_SHIFT) | ly) as usize] = r;
+    let dims = world.dims().as_ivec3();
+    let mut x_rows = [u16::MAX; ROWS];
+    for lz in 0..CHUNK {
+        for ly in 0..CHUNK {
+            let (y, z) = (base.y + ly, base.z + lz);
+            if y < dims.y && z < dims.z {
+                x_rows[((lz << CHUNK_SHIFT) | ly) as usize] = world.blocked_row16(cc.x, y, z, pass);
             }
         }
     }
