@@ -69,6 +69,46 @@ impl ScanCache {
         self.rows[page * 3 * ROWS + axis * ROWS + (((v & CHUNK_MASK) << CHUNK_SHIFT) | (u & CHUNK_MASK)) as usize]
     }
 
+    /// The rows along `axis` through chunk coordinate `c` at `(u + du, v + dv)` for the 9
+    /// lateral offsets `offsets` (the centre first), as [`row`](Self::row) reads them: one
+    /// chunk lookup when all 9 lie in one chunk.
+    #[inline]
+    pub(crate) fn rows9(
+        &mut self,
+        world: &VoxelWorld,
+        axis: usize,
+        c: i32,
+        u: i32,
+        v: i32,
+        offsets: &[(i32, i32); 9],
+    ) -> [u16; 9] {
+        let (ua, va) = LATERAL[axis];
+        let (lu, lv) = (u & CHUNK_MASK, v & CHUNK_MASK);
+        let inside = lu > 0
+            && lv > 0
+            && lu < CHUNK_MASK
+            && lv < CHUNK_MASK
+            && u < self.dims[ua] - 1
+            && v < self.dims[va] - 1
+            && u > 0
+            && v > 0
+            && c >= 0
+            && c < self.chunk_dims[axis];
+        if !inside {
+            return offsets.map(|(du, dv)| self.row(world, axis, c, u + du, v + dv));
+        }
+        let mut cc = IVec3::ZERO;
+        cc[axis] = c;
+        cc[ua] = u >> CHUNK_SHIFT;
+        cc[va] = v >> CHUNK_SHIFT;
+        let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
+        let entry = self.table[chunk];
+        let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
+        let base = page * 3 * ROWS + axis * ROWS;
+        let rows = &self.rows[base..base + ROWS];
+        offsets.map(|(du, dv)| rows[(((lv + dv) << CHUNK_SHIFT) | (lu + du)) as usize])
+    }
+
     #[cold]
     fn read_chunk(&mut self, world: &VoxelWorld, chunk: usize, cc: IVec3) -> usize {
         let page = self.used;

@@ -31,6 +31,7 @@ use crate::grid::world::{Pass, VoxelWorld};
 use crate::search::canonical::{Canon, START};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::path::{Path, SearchStats, voxel_length};
+use crate::search::radix_heap::RadixHeap;
 
 /// Open-list entry: lowest `f`, then highest `g`, then lowest slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +51,56 @@ impl PartialOrd for Open {
     #[inline]
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
+    }
+}
+
+/// The open list: a binary heap on `(f, g)` for weighted searches (their keys are not
+/// monotone), the monotone radix heap of A* (newest first among equal `f`) for exact ones.
+#[derive(Debug, Default, Clone)]
+struct OpenList {
+    heap: BinaryHeap<Open>,
+    radix: RadixHeap,
+    monotone: bool,
+}
+
+impl OpenList {
+    fn clear(&mut self, monotone: bool) {
+        self.heap.clear();
+        self.radix.clear();
+        self.monotone = monotone;
+    }
+
+    #[inline]
+    fn push(&mut self, f: u64, g: u64, slot: u32) {
+        if self.monotone {
+            self.radix.push(f, slot);
+        } else {
+            self.heap.push(Open { f, g, slot });
+        }
+    }
+
+    /// The next entry's `f` and slot (its `g` is checked by the caller against `f`).
+    #[inline]
+    fn peek(&mut self) -> Option<(u64, u32)> {
+        if self.monotone { self.radix.peek() } else { self.heap.peek().map(|o| (o.f, o.slot)) }
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        if self.monotone {
+            self.radix.pop();
+        } else {
+            self.heap.pop();
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        if self.monotone { self.radix.len() } else { self.heap.len() }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.heap.capacity() * std::mem::size_of::<Open>() + self.radix.heap_bytes()
     }
 }
 
@@ -220,6 +271,8 @@ const SUB_MOVES: [[u8; 6]; MOVES] = sub_moves();
 
 /// The 8 lateral neighbours of a row, as offsets on its two lateral axes.
 const LATERAL_OFFSETS: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+/// The row itself, then its 8 lateral neighbours ([`LATERAL_OFFSETS`]).
+const ROW_OFFSETS: [(i32, i32); 9] = [(0, 0), (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 
 /// Everything a jump reads.
 struct Jumper<'a> {
@@ -288,6 +341,11 @@ impl Jumper<'_> {
             i32::MAX
         };
         let step = self.move_cost[m];
+        // The first voxel (free: `m` is legal at `x`) is the goal or beyond the bound: no scan.
+        if x + d == self.goal || self.beyond(g + step, x + d) {
+            self.scanned += 1;
+            return Some(1);
+        }
         // Rows in scan order: bit i of segment c is voxel c * 16 + i (forward) or c * 16 + 15 - i.
         let fetch = |this: &mut Self, c: i32, u: i32, v: i32| -> u16 {
             let r = this.cache.row(this.world, axis, c, u, v);
@@ -295,16 +353,26 @@ impl Jumper<'_> {
         };
         let pos = |c: i32, i: i32| if sign > 0 { c * 16 + i } else { c * 16 + 15 - i };
         let mut k_done = 0; // voxels 1..=k_done examined
+        // Per lateral row, its last bit (scan order) in the previous segment.
+        let mut before = [0u16; 8];
+        let mut first_segment = true;
         loop {
             let t = t0 + sign * (k_done + 1);
             let c = t >> 4;
             let first = if sign > 0 { t & 15 } else { 15 - (t & 15) };
-            let centre = fetch(self, c, u0, v0);
+            let rows = self.cache.rows9(self.world, axis, c, u0, v0, &ROW_OFFSETS);
+            let rows = if sign > 0 { rows } else { rows.map(u16::reverse_bits) };
+            let centre = rows[0];
             let mut cand = 0u16;
-            for (du, dv) in LATERAL_OFFSETS {
-                let r = fetch(self, c, u0 + du, v0 + dv);
-                let before = fetch(self, c - sign, u0 + du, v0 + dv) >> 15;
-                cand |= ((r << 1) | before) & !r;
+            // Bit 0 of a segment needs the previous segment's last bit: carried from the last
+            // iteration, read only when the scan starts at bit 0.
+            let need_before = first_segment && first == 0;
+            first_segment = false;
+            for (l, (du, dv)) in LATERAL_OFFSETS.into_iter().enumerate() {
+                let r = rows[l + 1];
+                let b = if need_before { fetch(self, c - sign, u0 + du, v0 + dv) >> 15 } else { before[l] };
+                before[l] = r >> 15;
+                cand |= ((r << 1) | b) & !r;
             }
             let range = u16::MAX << first;
             let blocked = centre & range;
@@ -440,7 +508,7 @@ struct Query {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct JumpSearch {
     nodes: Nodes,
-    open: BinaryHeap<Open>,
+    open: OpenList,
     stats: SearchStats,
     canon: Option<Canon>,
     q: Query,
@@ -491,7 +559,8 @@ impl JumpSearch {
         self.stats = SearchStats::default();
         self.scanned = 0;
         self.world = (world.dims(), world.revision());
-        self.open.clear();
+        // Exact searches with a consistent heuristic pop `f` in non-decreasing order.
+        self.open.clear(weight <= 100 && config.heuristic != crate::Heuristic::Manhattan);
         self.nodes.reset(world.dims().as_ivec3());
         if mode == Mode::Jump {
             self.cache.reset(world, pass);
@@ -500,7 +569,7 @@ impl JumpSearch {
         self.nodes.g[slot] = 0;
         self.nodes.parent[slot] = NO_PARENT;
         self.nodes.pending[slot] = 1 << START;
-        self.open.push(Open { f: self.f(0, start), g: 0, slot: slot as u32 });
+        self.open.push(self.f(0, start), 0, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
     }
@@ -518,7 +587,7 @@ impl JumpSearch {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.capacity() * std::mem::size_of::<Open>() + self.cache.heap_bytes()
+        self.nodes.heap_bytes() + self.open.heap_bytes() + self.cache.heap_bytes()
     }
 
     /// Records a path to `y` of cost `g` through `parent`, entering by move `m`.
@@ -533,14 +602,14 @@ impl JumpSearch {
             self.nodes.pending[s] = dir;
             self.nodes.done[s] = 0;
             let f = self.f(g, y);
-            self.open.push(Open { f, g, slot: s as u32 });
+            self.open.push(f, g, s as u32);
             self.stats.generated += 1;
         } else if g == self.nodes.g[s] && (pending | done) & dir == 0 {
             // Same cost from a new direction: its successors must be tried too.
             self.nodes.pending[s] |= dir;
             if pending == 0 {
                 let f = self.f(g, y);
-                self.open.push(Open { f, g, slot: s as u32 });
+                self.open.push(f, g, s as u32);
                 self.stats.generated += 1;
             }
         }
@@ -590,16 +659,18 @@ impl JumpSearch {
         });
         let mut left = budget;
         let result = loop {
-            let Some(&Open { f, g, slot }) = self.open.peek() else {
+            let Some((f, slot)) = self.open.peek() else {
                 break Err(PathError::Unreachable { expanded: self.stats.expanded });
             };
             let slot = slot as usize;
             let pending = self.nodes.pending[slot];
-            if pending == 0 || self.nodes.g[slot] != g {
+            let g = self.nodes.g[slot];
+            let v = self.nodes.voxel(slot);
+            // Stale entries: expanded since, or pushed with a larger `g` (so a larger `f`).
+            if pending == 0 || self.f(g, v) != f {
                 self.open.pop();
                 continue;
             }
-            let v = self.nodes.voxel(slot);
             if v == q.goal {
                 break Ok(Some(self.build_path(world, slot)));
             }
