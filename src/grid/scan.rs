@@ -94,8 +94,12 @@ impl ScanCache {
             && v > 0
             && c >= 0
             && c < self.chunk_dims[axis];
+        let mut out = [0u16; 9];
         if !inside {
-            return offsets.map(|(du, dv)| self.row(world, axis, c, u + du, v + dv));
+            for (o, &(du, dv)) in out.iter_mut().zip(offsets) {
+                *o = self.row(world, axis, c, u + du, v + dv);
+            }
+            return out;
         }
         let mut cc = IVec3::ZERO;
         cc[axis] = c;
@@ -106,7 +110,11 @@ impl ScanCache {
         let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
         let base = page * 3 * ROWS + axis * ROWS;
         let rows = &self.rows[base..base + ROWS];
-        offsets.map(|(du, dv)| rows[(((lv + dv) << CHUNK_SHIFT) | (lu + du)) as usize])
+        let centre = ((lv << CHUNK_SHIFT) | lu) as usize;
+        for (o, &(du, dv)) in out.iter_mut().zip(offsets) {
+            *o = rows[(centre as i32 + (dv << CHUNK_SHIFT) + du) as usize];
+        }
+        out
     }
 
     #[cold]
