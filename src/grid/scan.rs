@@ -2,8 +2,9 @@
 //! [`VoxelWorld`] chunk by chunk for one query's media.
 //!
 //! A search asks for the 16-voxel row through a chunk along an axis; the first request for a
-//! chunk reads its 4096 voxels (216 neighbourhood masks) and stores them as 256 rows along each
-//! axis (1.5 KB). Rows outside the world read as all blocked. The cache belongs to one query:
+//! chunk reads its voxels and those of a one-voxel halo around it (x-rows straight from the
+//! world's bit layers) and stores them as 18 x 18 rows along each axis (1.9 KB), so the 3 x 3
+//! rows around any row of the chunk come from one page. Rows outside the world read as all blocked. The cache belongs to one query:
 //! stamps make a new query start empty at no cost, and the world cannot change under it.
 
 use glam::IVec3;
@@ -25,7 +26,9 @@ pub(crate) struct ScanCache {
     chunk_dims: IVec3,
     table: Vec<[u32; 2]>,
     used: usize,
-    /// Per page: `3 * ROWS` rows, axis-major; row `(u, v)` of an axis at `v * 16 + u`.
+    /// Per page: `3 * PAGE_ROWS` rows, axis-major; the row at lateral local `(u, v)` of an
+    /// axis (each in `-1..=16`: a one-voxel halo of the neighbouring chunks) at
+    /// [`halo_index`]`(u, v)`.
     rows: Vec<u16>,
     pass: Option<Pass>,
     /// Chunks read in the current query.
@@ -59,19 +62,13 @@ impl ScanCache {
         if u < 0 || v < 0 || u >= self.dims[ua] || v >= self.dims[va] || c < 0 || c >= self.chunk_dims[axis] {
             return u16::MAX;
         }
-        let mut cc = IVec3::ZERO;
-        cc[axis] = c;
-        cc[ua] = u >> CHUNK_SHIFT;
-        cc[va] = v >> CHUNK_SHIFT;
-        let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
-        let entry = self.table[chunk];
-        let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
-        self.rows[page * 3 * ROWS + axis * ROWS + (((v & CHUNK_MASK) << CHUNK_SHIFT) | (u & CHUNK_MASK)) as usize]
+        let base = self.page_base(world, axis, c, u, v);
+        self.rows[base + halo_index(u & CHUNK_MASK, v & CHUNK_MASK)]
     }
 
-    /// The rows along `axis` through chunk coordinate `c` at `(u + du, v + dv)` for the 9
-    /// lateral offsets `offsets` (the centre first), as [`row`](Self::row) reads them: one
-    /// chunk lookup when all 9 lie in one chunk.
+    /// The rows along `axis` through chunk coordinate `c` at `(u + du, v + dv)` for each of
+    /// `offsets` (each within 1 of `(0, 0)`), as [`row`](Self::row) reads them, with one chunk
+    /// lookup. `(u, v)` must lie inside the world.
     #[inline]
     pub(crate) fn rows9(
         &mut self,
@@ -82,25 +79,23 @@ impl ScanCache {
         v: i32,
         offsets: &[(i32, i32); 9],
     ) -> [u16; 9] {
-        let (ua, va) = LATERAL[axis];
-        let (lu, lv) = (u & CHUNK_MASK, v & CHUNK_MASK);
-        let inside = lu > 0
-            && lv > 0
-            && lu < CHUNK_MASK
-            && lv < CHUNK_MASK
-            && u < self.dims[ua] - 1
-            && v < self.dims[va] - 1
-            && u > 0
-            && v > 0
-            && c >= 0
-            && c < self.chunk_dims[axis];
-        let mut out = [0u16; 9];
-        if !inside {
-            for (o, &(du, dv)) in out.iter_mut().zip(offsets) {
-                *o = self.row(world, axis, c, u + du, v + dv);
-            }
-            return out;
+        if c < 0 || c >= self.chunk_dims[axis] {
+            return [u16::MAX; 9];
         }
+        let base = self.page_base(world, axis, c, u, v);
+        let centre = base + halo_index(u & CHUNK_MASK, v & CHUNK_MASK);
+        let rows = &self.rows[centre - HALO - 1..=centre + HALO + 1];
+        let mut out = [0u16; 9];
+        for (o, &(du, dv)) in out.iter_mut().zip(offsets) {
+            *o = rows[(HALO as i32 + 1 + dv * HALO as i32 + du) as usize];
+        }
+        out
+    }
+
+    /// Index of the first row along `axis` of the page of the chunk holding `(c, u, v)`.
+    #[inline]
+    fn page_base(&mut self, world: &VoxelWorld, axis: usize, c: i32, u: i32, v: i32) -> usize {
+        let (ua, va) = LATERAL[axis];
         let mut cc = IVec3::ZERO;
         cc[axis] = c;
         cc[ua] = u >> CHUNK_SHIFT;
@@ -108,40 +103,61 @@ impl ScanCache {
         let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
         let entry = self.table[chunk];
         let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
-        let base = page * 3 * ROWS + axis * ROWS;
-        let rows = &self.rows[base..base + ROWS];
-        let centre = ((lv << CHUNK_SHIFT) | lu) as usize;
-        for (o, &(du, dv)) in out.iter_mut().zip(offsets) {
-            *o = rows[(centre as i32 + (dv << CHUNK_SHIFT) + du) as usize];
-        }
-        out
+        page * 3 * PAGE_ROWS + axis * PAGE_ROWS
     }
 
+    /// Reads chunk `cc` with a one-voxel halo: its 18 x 18 x-rows through `blocked_row16`,
+    /// then transposed into y- and z-rows.
     #[cold]
     fn read_chunk(&mut self, world: &VoxelWorld, chunk: usize, cc: IVec3) -> usize {
         let page = self.used;
         self.used += 1;
         self.chunks_read += 1;
         self.table[chunk] = [self.stamp, page as u32];
-        let start = page * 3 * ROWS;
-        if self.rows.len() < start + 3 * ROWS {
-            self.rows.resize(start + 3 * ROWS, 0);
+        let start = page * 3 * PAGE_ROWS;
+        if self.rows.len() < start + 3 * PAGE_ROWS {
+            self.rows.resize(start + 3 * PAGE_ROWS, 0);
         }
         let pass = self.pass.expect("reset before use");
-        let x_rows = read_chunk_rows(world, pass, cc);
-        let rows = &mut self.rows[start..start + 3 * ROWS];
+        let (base, dims) = (cc << CHUNK_SHIFT, self.dims);
+        // Bit 0: x = base.x - 1, bit i + 1: x = base.x + i, bit 17: x = base.x + 16.
+        let mut wide = [0u32; PAGE_ROWS];
+        for lz in -1..=CHUNK {
+            for ly in -1..=CHUNK {
+                let (y, z) = (base.y + ly, base.z + lz);
+                wide[halo_index(ly, lz)] = if y < 0 || z < 0 || y >= dims.y || z >= dims.z {
+                    (1 << HALO) - 1
+                } else {
+                    let mid = u32::from(world.blocked_row16(cc.x, y, z, pass));
+                    let left =
+                        if cc.x > 0 { u32::from(world.blocked_row16(cc.x - 1, y, z, pass)) >> 15 & 1 } else { 1 };
+                    let right = if base.x + CHUNK < dims.x {
+                        u32::from(world.blocked_row16(cc.x + 1, y, z, pass)) & 1
+                    } else {
+                        1
+                    };
+                    left | mid << 1 | right << (CHUNK + 1)
+                };
+            }
+        }
+        let rows = &mut self.rows[start..start + 3 * PAGE_ROWS];
         rows.fill(0);
-        for lz in 0..CHUNK {
-            for ly in 0..CHUNK {
-                let r = x_rows[((lz << CHUNK_SHIFT) | ly) as usize];
-                rows[((lz << CHUNK_SHIFT) | ly) as usize] = r;
-                let mut bits = r;
+        for lz in -1..=CHUNK {
+            for ly in -1..=CHUNK {
+                let w = wide[halo_index(ly, lz)];
+                // Along x: lateral (y, z).
+                rows[halo_index(ly, lz)] = (w >> 1) as u16;
+                let mut bits = w;
                 while bits != 0 {
-                    let lx = bits.trailing_zeros() as i32;
+                    let b = bits.trailing_zeros() as usize; // lx + 1
                     bits &= bits - 1;
                     // Along y: lateral (x, z); along z: lateral (x, y).
-                    rows[ROWS + ((lz << CHUNK_SHIFT) | lx) as usize] |= 1 << ly;
-                    rows[2 * ROWS + ((ly << CHUNK_SHIFT) | lx) as usize] |= 1 << lz;
+                    if (0..CHUNK).contains(&ly) {
+                        rows[PAGE_ROWS + (lz + 1) as usize * HALO + b] |= 1 << ly;
+                    }
+                    if (0..CHUNK).contains(&lz) {
+                        rows[2 * PAGE_ROWS + (ly + 1) as usize * HALO + b] |= 1 << lz;
+                    }
                 }
             }
         }
@@ -152,6 +168,17 @@ impl ScanCache {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.table.capacity() * 8 + self.rows.capacity() * 2
     }
+}
+
+/// Edge of a chunk's lateral plane with its one-voxel halo.
+const HALO: usize = CHUNK as usize + 2;
+/// Rows of a chunk along one axis, halo included.
+const PAGE_ROWS: usize = HALO * HALO;
+
+/// Index of the row at lateral local coordinates `(lu, lv)` (each in `-1..=16`) in a page.
+#[inline]
+fn halo_index(lu: i32, lv: i32) -> usize {
+    (lv + 1) as usize * HALO + (lu + 1) as usize
 }
 
 /// The 256 x-rows (`lz * 16 + ly`) of chunk `cc`: bit `lx` set when the voxel is blocked for
@@ -232,6 +259,16 @@ mod tests {
                                 p[ua] = u;
                                 p[va] = v;
                                 assert_eq!(r >> i & 1 != 0, !w.passable(p, pass), "{p} axis {axis} {media:?}");
+                            }
+                            let inside =
+                                (0..w.dims().as_ivec3()[ua]).contains(&u) && (0..w.dims().as_ivec3()[va]).contains(&v);
+                            if inside {
+                                let offsets =
+                                    [(0, 0), (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+                                let rows = cache.rows9(&w, axis, c, u, v, &offsets);
+                                for (r, (du, dv)) in rows.into_iter().zip(offsets) {
+                                    assert_eq!(r, cache.row(&w, axis, c, u + du, v + dv), "axis {axis} c {c} {u} {v}");
+                                }
                             }
                         }
                     }

@@ -380,7 +380,6 @@ impl VoxelWorld {
     /// `pass` (bit `i` for `x = 16 cx + i`); voxels past the world's x extent read as blocked.
     /// `cx`, `y` and `z` must lie inside the world.
     #[inline]
-    #[cfg_attr(not(test), expect(dead_code, reason = "the row-scanning jumps of the JPS engine build on it"))]
     pub(crate) fn blocked_row16(&self, cx: i32, y: i32, z: i32, pass: Pass) -> u16 {
         let c = self.chunk(IVec3::new(cx, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT));
         let (ly, lz) = (y & CHUNK_MASK, z & CHUNK_MASK);
