@@ -184,6 +184,19 @@ impl Nodes {
         }
     }
 
+    /// Whether `y` is known at a cost below `g`, or at `g` with direction bit `dir` already
+    /// expanded or waiting (without touching any page).
+    #[inline]
+    fn covers(&self, y: IVec3, g: u64, dir: u32) -> bool {
+        let entry = self.table[self.block(y)];
+        if entry[0] != self.stamp {
+            return false;
+        }
+        let s = entry[1] as usize * PAGE_VOXELS + Self::local(y);
+        let dirs = self.pending[s] | self.done[s];
+        dirs != 0 && (self.g[s] < g || (self.g[s] == g && dirs & dir != 0))
+    }
+
     #[inline]
     fn voxel(&self, slot: usize) -> IVec3 {
         let l = (slot % PAGE_VOXELS) as i32;
@@ -452,6 +465,58 @@ impl Jumper<'_> {
         }
     }
 
+    /// A diagonal jump from an expanded voxel: like [`diagonal`](Self::diagonal), but a step
+    /// `y` whose sub-jumps find jump points does not end the jump. `y` is expanded on the spot
+    /// (it has no forced move, so its successors are the diagonal's continuation and these
+    /// sub-jumps): each found point is pushed to `out` as `(steps to y, sub-move, its steps)`
+    /// and the diagonal goes on. Saves expanding `y` later, which would repeat the sub-jumps.
+    fn diagonal_from(
+        &mut self,
+        x: IVec3,
+        g: u64,
+        m: usize,
+        nodes: &Nodes,
+        out: &mut Vec<(i32, u8, i32)>,
+    ) -> Option<i32> {
+        let d = OFFSETS[m];
+        let rule = self.canon.rule as usize;
+        let req = REQUIRED[rule][m];
+        let (mut y, mut k, mut g) = (x, 0, g);
+        loop {
+            y += d;
+            k += 1;
+            g += self.move_cost[m];
+            self.scanned += 1;
+            if y == self.goal || self.beyond(g, y) {
+                return Some(k);
+            }
+            let mask = self.world.blocked_mask(y, self.pass);
+            if self.forced(m, mask) {
+                return Some(k);
+            }
+            let mark = out.len();
+            for &s in &SUB_MOVES[m] {
+                if s == u8::MAX {
+                    break;
+                }
+                if mask & REQUIRED[rule][s as usize] == 0
+                    && let Some(j) = self.jump(y, g, s as usize)
+                {
+                    out.push((k, s, j));
+                }
+            }
+            // `y` is a jump point: as when it enters the open list, a path as good that
+            // already took `m` there (or a better one) makes this one redundant.
+            if out.len() > mark && nodes.covers(y, g, 1 << m) {
+                out.truncate(mark);
+                return None;
+            }
+            if mask & req != 0 {
+                return None;
+            }
+        }
+    }
+
     fn diagonal(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
         let d = OFFSETS[m];
         let rule = self.canon.rule as usize;
@@ -519,6 +584,8 @@ pub(crate) struct JumpSearch {
     /// Voxels the jumps stepped over in the current search.
     pub(crate) scanned: u64,
     cache: ScanCache,
+    /// Jump points found by the sub-jumps of one diagonal jump (see `Jumper::diagonal_from`).
+    emits: Vec<(i32, u8, i32)>,
     /// Size and revision of the world the search began on.
     world: (glam::UVec3, u64),
 }
@@ -619,6 +686,30 @@ impl JumpSearch {
         }
     }
 
+    /// Records `y`, reached at cost `g` through `parent` by move `m`, as expanded from `m`
+    /// without passing through the open list (a step of a diagonal jump whose successors the
+    /// jump generated). Its slot, or `None` if `y` is already known at a lower cost (the
+    /// successors through this path are then dominated).
+    #[inline]
+    fn expanded_on_the_way(&mut self, y: IVec3, g: u64, parent: usize, m: usize) -> Option<usize> {
+        let bit = 1u32 << m;
+        let s = self.nodes.slot(y);
+        let (pending, done) = (self.nodes.pending[s], self.nodes.done[s]);
+        if pending | done == 0 || g < self.nodes.g[s] {
+            self.nodes.g[s] = g;
+            self.nodes.parent[s] = parent as u32;
+            self.nodes.pending[s] = 0;
+            self.nodes.done[s] = bit;
+            Some(s)
+        } else if g == self.nodes.g[s] {
+            self.nodes.pending[s] = pending & !bit;
+            self.nodes.done[s] = done | bit;
+            Some(s)
+        } else {
+            None
+        }
+    }
+
     /// Expands at most `budget` more nodes; see [`Pathfinder::advance`](crate::Pathfinder::advance).
     pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> Result<Option<Path>, PathError> {
         let Some(pass) = self.q.pass.filter(|_| !self.q.done) else {
@@ -648,6 +739,7 @@ impl JumpSearch {
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         let rule = q.config.diagonal;
         let mut cache = std::mem::take(&mut self.cache);
+        let mut emits = std::mem::take(&mut self.emits);
         let mut jumper = canon.filter(|_| q.mode == Mode::Jump).map(|canon| Jumper {
             world,
             cache: &mut cache,
@@ -726,7 +818,27 @@ impl JumpSearch {
                     while todo != 0 {
                         let m = todo.trailing_zeros() as usize;
                         todo &= todo - 1;
-                        if let Some(k) = jumper.jump(v, g, m) {
+                        if axes(m) == 1 {
+                            if let Some(k) = jumper.jump(v, g, m) {
+                                self.relax(v + OFFSETS[m] * k, g + q.move_cost[m] * k as u64, slot, m);
+                            }
+                            continue;
+                        }
+                        emits.clear();
+                        let end = jumper.diagonal_from(v, g, m, &self.nodes, &mut emits);
+                        // Steps expanded on the way, and the points their sub-jumps found.
+                        let mut at: Option<(i32, Option<usize>)> = None;
+                        for &(k, s, j) in &emits {
+                            let (y, gy) = (v + OFFSETS[m] * k, g + q.move_cost[m] * k as u64);
+                            if at.is_none_or(|(ak, _)| ak != k) {
+                                at = Some((k, self.expanded_on_the_way(y, gy, slot, m)));
+                            }
+                            if let Some((_, Some(ys))) = at {
+                                let s = s as usize;
+                                self.relax(y + OFFSETS[s] * j, gy + q.move_cost[s] * j as u64, ys, s);
+                            }
+                        }
+                        if let Some(k) = end {
                             self.relax(v + OFFSETS[m] * k, g + q.move_cost[m] * k as u64, slot, m);
                         }
                     }
@@ -738,6 +850,7 @@ impl JumpSearch {
             self.scanned += j.scanned;
         }
         self.cache = cache;
+        self.emits = emits;
         result
     }
 
