@@ -3,9 +3,10 @@
 //!
 //! A search asks for the 16-voxel row through a chunk along an axis; the first request for a
 //! chunk reads its voxels and those of a one-voxel halo around it (x-rows straight from the
-//! world's bit layers) and stores them as 18 x 18 rows along each axis (1.9 KB), so the 3 x 3
-//! rows around any row of the chunk come from one page. Rows outside the world read as all blocked. The cache belongs to one query:
-//! stamps make a new query start empty at no cost, and the world cannot change under it.
+//! world's bit layers) and stores them as 18 x 18 rows along each axis, forward and
+//! bit-reversed (3.8 KB), so the 3 x 3 rows around any row of the chunk come from one page.
+//! Rows outside the world read as all blocked. The cache belongs to one query: stamps make a
+//! new query start empty at no cost, and the world cannot change under it.
 
 use glam::IVec3;
 
@@ -26,9 +27,9 @@ pub(crate) struct ScanCache {
     chunk_dims: IVec3,
     table: Vec<[u32; 2]>,
     used: usize,
-    /// Per page: `3 * PAGE_ROWS` rows, axis-major; the row at lateral local `(u, v)` of an
-    /// axis (each in `-1..=16`: a one-voxel halo of the neighbouring chunks) at
-    /// [`halo_index`]`(u, v)`.
+    /// Per page: `6 * PAGE_ROWS` rows, axis-major, then the same bit-reversed (for scans
+    /// toward lower coordinates); the row at lateral local `(u, v)` of an axis (each in
+    /// `-1..=16`: a one-voxel halo of the neighbouring chunks) at [`halo_index`]`(u, v)`.
     rows: Vec<u16>,
     pass: Option<Pass>,
     /// Chunks read in the current query.
@@ -67,8 +68,8 @@ impl ScanCache {
     }
 
     /// The rows along `axis` through chunk coordinate `c` at `(u + du, v + dv)` for each of
-    /// `offsets` (each within 1 of `(0, 0)`), as [`row`](Self::row) reads them, with one chunk
-    /// lookup. `(u, v)` must lie inside the world.
+    /// `offsets` (each within 1 of `(0, 0)`), as [`row`](Self::row) reads them (bit-reversed
+    /// if `reversed`), with one chunk lookup. `(u, v)` must lie inside the world.
     #[inline]
     pub(crate) fn rows9(
         &mut self,
@@ -77,12 +78,13 @@ impl ScanCache {
         c: i32,
         u: i32,
         v: i32,
+        reversed: bool,
         offsets: &[(i32, i32); 9],
     ) -> [u16; 9] {
         if c < 0 || c >= self.chunk_dims[axis] {
             return [u16::MAX; 9];
         }
-        let base = self.page_base(world, axis, c, u, v);
+        let base = self.page_base(world, axis, c, u, v) + if reversed { 3 * PAGE_ROWS } else { 0 };
         let centre = base + halo_index(u & CHUNK_MASK, v & CHUNK_MASK);
         let rows = &self.rows[centre - HALO - 1..=centre + HALO + 1];
         let mut out = [0u16; 9];
@@ -103,7 +105,7 @@ impl ScanCache {
         let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
         let entry = self.table[chunk];
         let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
-        page * 3 * PAGE_ROWS + axis * PAGE_ROWS
+        page * 6 * PAGE_ROWS + axis * PAGE_ROWS
     }
 
     /// Reads chunk `cc` with a one-voxel halo: its 18 x 18 x-rows through `blocked_row16`,
@@ -114,9 +116,9 @@ impl ScanCache {
         self.used += 1;
         self.chunks_read += 1;
         self.table[chunk] = [self.stamp, page as u32];
-        let start = page * 3 * PAGE_ROWS;
-        if self.rows.len() < start + 3 * PAGE_ROWS {
-            self.rows.resize(start + 3 * PAGE_ROWS, 0);
+        let start = page * 6 * PAGE_ROWS;
+        if self.rows.len() < start + 6 * PAGE_ROWS {
+            self.rows.resize(start + 6 * PAGE_ROWS, 0);
         }
         let pass = self.pass.expect("reset before use");
         let (base, dims) = (cc << CHUNK_SHIFT, self.dims);
@@ -140,7 +142,7 @@ impl ScanCache {
                 };
             }
         }
-        let rows = &mut self.rows[start..start + 3 * PAGE_ROWS];
+        let rows = &mut self.rows[start..start + 6 * PAGE_ROWS];
         rows.fill(0);
         for lz in -1..=CHUNK {
             for ly in -1..=CHUNK {
@@ -160,6 +162,10 @@ impl ScanCache {
                     }
                 }
             }
+        }
+        let (forward, reversed) = rows.split_at_mut(3 * PAGE_ROWS);
+        for (r, f) in reversed.iter_mut().zip(forward.iter()) {
+            *r = f.reverse_bits();
         }
         page
     }
@@ -265,7 +271,9 @@ mod tests {
                             if inside {
                                 let offsets =
                                     [(0, 0), (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
-                                let rows = cache.rows9(&w, axis, c, u, v, &offsets);
+                                let rows = cache.rows9(&w, axis, c, u, v, false, &offsets);
+                                let back = cache.rows9(&w, axis, c, u, v, true, &offsets);
+                                assert_eq!(back, rows.map(u16::reverse_bits));
                                 for (r, (du, dv)) in rows.into_iter().zip(offsets) {
                                     assert_eq!(r, cache.row(&w, axis, c, u + du, v + dv), "axis {axis} c {c} {u} {v}");
                                 }

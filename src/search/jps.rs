@@ -373,12 +373,7 @@ impl Jumper<'_> {
             let t = t0 + sign * (k_done + 1);
             let c = t >> 4;
             let first = if sign > 0 { t & 15 } else { 15 - (t & 15) };
-            let mut rows = self.cache.rows9(self.world, axis, c, u0, v0, &ROW_OFFSETS);
-            if sign < 0 {
-                for r in &mut rows {
-                    *r = r.reverse_bits();
-                }
-            }
+            let rows = self.cache.rows9(self.world, axis, c, u0, v0, sign < 0, &ROW_OFFSETS);
             let centre = rows[0];
             let mut cand = 0u16;
             // Bit 0 of a segment needs the previous segment's last bit: carried from the last
