@@ -1,12 +1,14 @@
-//! Bit rows along all three axes for straight scans (jump point search), read lazily from a
+//! Straight-scan events along all three axes (jump point search), read lazily from a
 //! [`VoxelWorld`] chunk by chunk for one query's media.
 //!
-//! A search asks for the 16-voxel row through a chunk along an axis; the first request for a
-//! chunk reads its voxels and those of a one-voxel halo around it (x-rows straight from the
-//! world's bit layers) and stores them as 18 x 18 rows along each axis, forward and
-//! bit-reversed (3.8 KB), so the 3 x 3 rows around any row of the chunk come from one page.
-//! Rows outside the world read as all blocked. The cache belongs to one query: stamps make a
-//! new query start empty at no cost, and the world cannot change under it.
+//! A straight jump asks, 16 voxels at a time, which voxels of its row are blocked and which
+//! are *candidates*: voxels `x` (entered from the previous voxel `p` of the row) with a lateral
+//! neighbour free beside `x` but blocked beside `p` (an obstacle edge; under the strict rule no
+//! move is forced anywhere else). The first request for a chunk reads its voxels with a
+//! one-voxel halo (x-rows straight from the world's bit layers, transposed for y and z) and
+//! stores, for each of the 6 scan directions and 256 rows, both masks in scan order (6 KB).
+//! Outside the world counts as blocked. The cache belongs to one query: stamps make a new query
+//! start empty at no cost, and the world cannot change under it.
 
 use glam::IVec3;
 
@@ -18,8 +20,14 @@ use super::world::{Pass, VoxelWorld};
 pub(crate) const ROWS: usize = 256;
 /// Neighbourhood centres that cover a chunk: every local coordinate is within 1 of one.
 const CENTRES: [i32; 6] = [1, 4, 7, 10, 13, 14];
+/// Edge of a chunk with its one-voxel halo.
+const HALO: usize = CHUNK as usize + 2;
+/// Scan directions: `axis` toward higher coordinates, then `3 + axis` toward lower ones.
+const DIRS: usize = 6;
+/// Events of one page.
+const PAGE: usize = DIRS * ROWS;
 
-/// Rows of the chunks one query has read, along x, y and z.
+/// Events of the chunks one query has read.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ScanCache {
     stamp: u32,
@@ -27,10 +35,10 @@ pub(crate) struct ScanCache {
     chunk_dims: IVec3,
     table: Vec<[u32; 2]>,
     used: usize,
-    /// Per page: `6 * PAGE_ROWS` rows, axis-major, then the same bit-reversed (for scans
-    /// toward lower coordinates); the row at lateral local `(u, v)` of an axis (each in
-    /// `-1..=16`: a one-voxel halo of the neighbouring chunks) at [`halo_index`]`(u, v)`.
-    rows: Vec<u16>,
+    /// Per page and direction, per row at lateral local `(u, v)` (index `v * 16 + u`): the
+    /// blocked voxels (low 16 bits) and the candidates (high 16 bits), bit `i` for the `i`-th
+    /// voxel of the chunk's row in scan order.
+    events: Vec<u32>,
     pass: Option<Pass>,
     /// Chunks read in the current query.
     pub(crate) chunks_read: usize,
@@ -54,49 +62,16 @@ impl ScanCache {
         self.chunks_read = 0;
     }
 
-    /// The 16-bit row along `axis` through chunk coordinate `c` (on that axis) at the lateral
-    /// voxel coordinates `(u, v)` (the other two axes in x, y, z order). Bit `i` is set when
-    /// voxel `c * 16 + i` of the row is blocked or outside the world.
+    /// The events of the row along `axis` through chunk coordinate `c` (on that axis) at the
+    /// lateral voxel coordinates `(u, v)` (the other two axes in x, y, z order; inside the
+    /// world), for a scan toward higher (`reversed == false`) or lower coordinates: blocked
+    /// voxels in the low 16 bits, candidates in the high 16, bit `i` for voxel `c * 16 + i`
+    /// (or `c * 16 + 15 - i` when reversed). A chunk outside the world is all blocked.
     #[inline]
-    pub(crate) fn row(&mut self, world: &VoxelWorld, axis: usize, c: i32, u: i32, v: i32) -> u16 {
-        let (ua, va) = LATERAL[axis];
-        if u < 0 || v < 0 || u >= self.dims[ua] || v >= self.dims[va] || c < 0 || c >= self.chunk_dims[axis] {
-            return u16::MAX;
-        }
-        let base = self.page_base(world, axis, c, u, v);
-        self.rows[base + halo_index(u & CHUNK_MASK, v & CHUNK_MASK)]
-    }
-
-    /// The rows along `axis` through chunk coordinate `c` at `(u + du, v + dv)` for each of
-    /// `offsets` (each within 1 of `(0, 0)`), as [`row`](Self::row) reads them (bit-reversed
-    /// if `reversed`), with one chunk lookup. `(u, v)` must lie inside the world.
-    #[inline]
-    pub(crate) fn rows9(
-        &mut self,
-        world: &VoxelWorld,
-        axis: usize,
-        c: i32,
-        u: i32,
-        v: i32,
-        reversed: bool,
-        offsets: &[(i32, i32); 9],
-    ) -> [u16; 9] {
+    pub(crate) fn events(&mut self, world: &VoxelWorld, axis: usize, reversed: bool, c: i32, u: i32, v: i32) -> u32 {
         if c < 0 || c >= self.chunk_dims[axis] {
-            return [u16::MAX; 9];
+            return 0xFFFF;
         }
-        let base = self.page_base(world, axis, c, u, v) + if reversed { 3 * PAGE_ROWS } else { 0 };
-        let centre = base + halo_index(u & CHUNK_MASK, v & CHUNK_MASK);
-        let rows = &self.rows[centre - HALO - 1..=centre + HALO + 1];
-        let mut out = [0u16; 9];
-        for (o, &(du, dv)) in out.iter_mut().zip(offsets) {
-            *o = rows[(HALO as i32 + 1 + dv * HALO as i32 + du) as usize];
-        }
-        out
-    }
-
-    /// Index of the first row along `axis` of the page of the chunk holding `(c, u, v)`.
-    #[inline]
-    fn page_base(&mut self, world: &VoxelWorld, axis: usize, c: i32, u: i32, v: i32) -> usize {
         let (ua, va) = LATERAL[axis];
         let mut cc = IVec3::ZERO;
         cc[axis] = c;
@@ -105,29 +80,35 @@ impl ScanCache {
         let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
         let entry = self.table[chunk];
         let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
-        page * 6 * PAGE_ROWS + axis * PAGE_ROWS
+        let dir = axis + if reversed { 3 } else { 0 };
+        self.events[page * PAGE + dir * ROWS + (((v & CHUNK_MASK) << CHUNK_SHIFT) | (u & CHUNK_MASK)) as usize]
     }
 
-    /// Reads chunk `cc` with a one-voxel halo: its 18 x 18 x-rows through `blocked_row16`,
-    /// then transposed into y- and z-rows.
+    /// Reads chunk `cc` with a one-voxel halo and stores its events.
     #[cold]
     fn read_chunk(&mut self, world: &VoxelWorld, chunk: usize, cc: IVec3) -> usize {
         let page = self.used;
         self.used += 1;
         self.chunks_read += 1;
         self.table[chunk] = [self.stamp, page as u32];
-        let start = page * 6 * PAGE_ROWS;
-        if self.rows.len() < start + 6 * PAGE_ROWS {
-            self.rows.resize(start + 6 * PAGE_ROWS, 0);
+        let start = page * PAGE;
+        if self.events.len() < start + PAGE {
+            self.events.resize(start + PAGE, 0);
         }
         let pass = self.pass.expect("reset before use");
+        if world.chunks_around_free(cc, pass) {
+            // No blocked voxel in the chunk or its halo (most of a game world): no event.
+            self.events[start..start + PAGE].fill(0);
+            return page;
+        }
         let (base, dims) = (cc << CHUNK_SHIFT, self.dims);
-        // Bit 0: x = base.x - 1, bit i + 1: x = base.x + i, bit 17: x = base.x + 16.
-        let mut wide = [0u32; PAGE_ROWS];
+        // Rows of 18 bits (bit `l + 1` for local coordinate `l` in -1..=16) along each axis,
+        // at lateral local coordinates `(u, v)` in -1..=16 (index `halo_index(u, v)`).
+        let mut ext = [[0u32; HALO * HALO]; 3];
         for lz in -1..=CHUNK {
             for ly in -1..=CHUNK {
                 let (y, z) = (base.y + ly, base.z + lz);
-                wide[halo_index(ly, lz)] = if y < 0 || z < 0 || y >= dims.y || z >= dims.z {
+                let w = if y < 0 || z < 0 || y >= dims.y || z >= dims.z {
                     (1 << HALO) - 1
                 } else {
                     let mid = u32::from(world.blocked_row16(cc.x, y, z, pass));
@@ -140,48 +121,56 @@ impl ScanCache {
                     };
                     left | mid << 1 | right << (CHUNK + 1)
                 };
-            }
-        }
-        let rows = &mut self.rows[start..start + 6 * PAGE_ROWS];
-        rows.fill(0);
-        for lz in -1..=CHUNK {
-            for ly in -1..=CHUNK {
-                let w = wide[halo_index(ly, lz)];
-                // Along x: lateral (y, z).
-                rows[halo_index(ly, lz)] = (w >> 1) as u16;
+                ext[0][halo_index(ly, lz)] = w;
                 let mut bits = w;
                 while bits != 0 {
-                    let b = bits.trailing_zeros() as usize; // lx + 1
+                    let b = bits.trailing_zeros() as i32; // lx + 1
                     bits &= bits - 1;
                     // Along y: lateral (x, z); along z: lateral (x, y).
-                    if (0..CHUNK).contains(&ly) {
-                        rows[PAGE_ROWS + (lz + 1) as usize * HALO + b] |= 1 << ly;
-                    }
-                    if (0..CHUNK).contains(&lz) {
-                        rows[2 * PAGE_ROWS + (ly + 1) as usize * HALO + b] |= 1 << lz;
-                    }
+                    ext[1][halo_index(b - 1, lz)] |= 1 << (ly + 1);
+                    ext[2][halo_index(b - 1, ly)] |= 1 << (lz + 1);
                 }
             }
         }
-        let (forward, reversed) = rows.split_at_mut(3 * PAGE_ROWS);
-        for (r, f) in reversed.iter_mut().zip(forward.iter()) {
-            *r = f.reverse_bits();
+        let events = &mut self.events[start..start + PAGE];
+        if ext[0].iter().all(|&w| w == 0) {
+            // No blocked voxel in the chunk or its halo (most of a game world): no event.
+            events.fill(0);
+            return page;
+        }
+        for (axis, e) in ext.iter().enumerate() {
+            for lv in 0..CHUNK {
+                for lu in 0..CHUNK {
+                    let (mut up, mut down) = (0u32, 0u32);
+                    for dv in -1..=1 {
+                        for du in -1..=1 {
+                            if du == 0 && dv == 0 {
+                                continue;
+                            }
+                            let l = e[halo_index(lu + du, lv + dv)];
+                            up |= (l << 1) & !l;
+                            down |= (l >> 1) & !l;
+                        }
+                    }
+                    let blocked = (e[halo_index(lu, lv)] >> 1) as u16;
+                    let (up, down) = ((up >> 1) as u16, (down >> 1) as u16);
+                    let row = ((lv << CHUNK_SHIFT) | lu) as usize;
+                    events[axis * ROWS + row] = u32::from(blocked) | u32::from(up) << 16;
+                    events[(3 + axis) * ROWS + row] =
+                        u32::from(blocked.reverse_bits()) | u32::from(down.reverse_bits()) << 16;
+                }
+            }
         }
         page
     }
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.table.capacity() * 8 + self.rows.capacity() * 2
+        self.table.capacity() * 8 + self.events.capacity() * 4
     }
 }
 
-/// Edge of a chunk's lateral plane with its one-voxel halo.
-const HALO: usize = CHUNK as usize + 2;
-/// Rows of a chunk along one axis, halo included.
-const PAGE_ROWS: usize = HALO * HALO;
-
-/// Index of the row at lateral local coordinates `(lu, lv)` (each in `-1..=16`) in a page.
+/// Index of the row at lateral local coordinates `(lu, lv)` (each in `-1..=16`) in a halo.
 #[inline]
 fn halo_index(lu: i32, lv: i32) -> usize {
     (lv + 1) as usize * HALO + (lu + 1) as usize
@@ -233,7 +222,7 @@ mod tests {
     use glam::{UVec3, Vec3};
 
     #[test]
-    fn rows_match_voxel_reads_on_every_axis() {
+    fn events_match_voxel_reads_on_every_axis() {
         let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(37, 20, 18)).unwrap();
         let mut seed = 3u64;
         for z in 0..18 {
@@ -250,32 +239,48 @@ mod tests {
             }
         }
         let mut cache = ScanCache::default();
+        let dims = w.dims().as_ivec3();
         for media in [Media::ANY, Media::AIR, Media::WATER] {
             let pass = Pass::new(&media);
+            let blocked = |p: IVec3| !w.passable(p, pass);
             cache.reset(&w, pass);
             for axis in 0..3 {
                 let (ua, va) = LATERAL[axis];
-                for u in -1..=w.dims().as_ivec3()[ua] {
-                    for v in -1..=w.dims().as_ivec3()[va] {
-                        for c in 0..3 {
-                            let r = cache.row(&w, axis, c, u, v);
-                            for i in 0..16 {
-                                let mut p = IVec3::ZERO;
-                                p[axis] = c * 16 + i;
-                                p[ua] = u;
-                                p[va] = v;
-                                assert_eq!(r >> i & 1 != 0, !w.passable(p, pass), "{p} axis {axis} {media:?}");
-                            }
-                            let inside =
-                                (0..w.dims().as_ivec3()[ua]).contains(&u) && (0..w.dims().as_ivec3()[va]).contains(&v);
-                            if inside {
-                                let offsets =
-                                    [(0, 0), (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
-                                let rows = cache.rows9(&w, axis, c, u, v, false, &offsets);
-                                let back = cache.rows9(&w, axis, c, u, v, true, &offsets);
-                                assert_eq!(back, rows.map(u16::reverse_bits));
-                                for (r, (du, dv)) in rows.into_iter().zip(offsets) {
-                                    assert_eq!(r, cache.row(&w, axis, c, u + du, v + dv), "axis {axis} c {c} {u} {v}");
+                for u in 0..dims[ua] {
+                    for v in 0..dims[va] {
+                        for c in -1..4 {
+                            for reversed in [false, true] {
+                                let e = cache.events(&w, axis, reversed, c, u, v);
+                                for i in 0..16 {
+                                    let t = if reversed { c * 16 + 15 - i } else { c * 16 + i };
+                                    let mut p = IVec3::ZERO;
+                                    p[axis] = t;
+                                    p[ua] = u;
+                                    p[va] = v;
+                                    assert_eq!(e >> i & 1 != 0, blocked(p), "{p} axis {axis} {media:?}");
+                                    // A candidate: some lateral neighbour free beside p, blocked
+                                    // beside the previous voxel of the scan.
+                                    let mut back = IVec3::ZERO;
+                                    back[axis] = if reversed { 1 } else { -1 };
+                                    let mut cand = false;
+                                    for du in -1..=1 {
+                                        for dv in -1..=1 {
+                                            let mut l = IVec3::ZERO;
+                                            l[ua] = du;
+                                            l[va] = dv;
+                                            if l != IVec3::ZERO && !blocked(p + l) && blocked(p + l + back) {
+                                                cand = true;
+                                            }
+                                        }
+                                    }
+                                    let in_world = (0..dims[axis]).contains(&t);
+                                    if in_world {
+                                        assert_eq!(
+                                            e >> (16 + i) & 1 != 0,
+                                            cand,
+                                            "{p} axis {axis} {reversed} {media:?}"
+                                        );
+                                    }
                                 }
                             }
                         }

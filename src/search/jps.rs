@@ -282,11 +282,6 @@ const fn sub_moves() -> [[u8; 6]; MOVES] {
 }
 const SUB_MOVES: [[u8; 6]; MOVES] = sub_moves();
 
-/// The 8 lateral neighbours of a row, as offsets on its two lateral axes.
-const LATERAL_OFFSETS: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
-/// The row itself, then its 8 lateral neighbours ([`LATERAL_OFFSETS`]).
-const ROW_OFFSETS: [(i32, i32); 9] = [(0, 0), (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
-
 /// Everything a jump reads.
 struct Jumper<'a> {
     world: &'a VoxelWorld,
@@ -359,33 +354,15 @@ impl Jumper<'_> {
             self.scanned += 1;
             return Some(1);
         }
-        // Rows in scan order: bit i of segment c is voxel c * 16 + i (forward) or c * 16 + 15 - i.
-        let fetch = |this: &mut Self, c: i32, u: i32, v: i32| -> u16 {
-            let r = this.cache.row(this.world, axis, c, u, v);
-            if sign > 0 { r } else { r.reverse_bits() }
-        };
+        // Bit i of segment c is voxel c * 16 + i (forward) or c * 16 + 15 - i.
         let pos = |c: i32, i: i32| if sign > 0 { c * 16 + i } else { c * 16 + 15 - i };
         let mut k_done = 0; // voxels 1..=k_done examined
-        // Per lateral row, its last bit (scan order) in the previous segment.
-        let mut before = [0u16; 8];
-        let mut first_segment = true;
         loop {
             let t = t0 + sign * (k_done + 1);
             let c = t >> 4;
             let first = if sign > 0 { t & 15 } else { 15 - (t & 15) };
-            let rows = self.cache.rows9(self.world, axis, c, u0, v0, sign < 0, &ROW_OFFSETS);
-            let centre = rows[0];
-            let mut cand = 0u16;
-            // Bit 0 of a segment needs the previous segment's last bit: carried from the last
-            // iteration, read only when the scan starts at bit 0.
-            let need_before = first_segment && first == 0;
-            first_segment = false;
-            for (l, (du, dv)) in LATERAL_OFFSETS.into_iter().enumerate() {
-                let r = rows[l + 1];
-                let b = if need_before { fetch(self, c - sign, u0 + du, v0 + dv) >> 15 } else { before[l] };
-                before[l] = r >> 15;
-                cand |= ((r << 1) | b) & !r;
-            }
+            let events = self.cache.events(self.world, axis, sign < 0, c, u0, v0);
+            let (centre, cand) = (events as u16, (events >> 16) as u16);
             let range = u16::MAX << first;
             let blocked = centre & range;
             let end = blocked.trailing_zeros() as i32; // first blocked bit (16: none)
