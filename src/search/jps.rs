@@ -361,6 +361,31 @@ impl Jumper<'_> {
             let t = t0 + sign * (k_done + 1);
             let c = t >> 4;
             let first = if sign > 0 { t & 15 } else { 15 - (t & 15) };
+            let run = self.cache.free_run(axis, c, u0, v0);
+            if run > 0 {
+                // Chunks c ..= c_end hold no event: only the goal or the bound stop there.
+                let c_end = c + sign * (run - 1);
+                let k_last = (pos(c_end, 15) - t0) * sign;
+                let mut k_stop = goal_k.min(k_last + 1);
+                if self.beyond(g + step * k_last as u64, x + d * k_last) {
+                    let (mut lo, mut hi) = (k_done + 1, k_last);
+                    while lo < hi {
+                        let mid = lo + (hi - lo) / 2;
+                        if self.beyond(g + step * mid as u64, x + d * mid) {
+                            hi = mid;
+                        } else {
+                            lo = mid + 1;
+                        }
+                    }
+                    k_stop = k_stop.min(lo);
+                }
+                if k_stop <= k_last {
+                    self.scanned += k_stop as u64;
+                    return Some(k_stop);
+                }
+                k_done = k_last;
+                continue;
+            }
             let events = self.cache.events(self.world, axis, sign < 0, c, u0, v0);
             let (centre, cand) = (events as u16, (events >> 16) as u16);
             let range = u16::MAX << first;
