@@ -59,6 +59,46 @@ fn jps_cost_equals_the_oracle() {
     run_oracle(0x5EED_0001, 2500, Algorithm::Jps);
 }
 
+/// Large, mostly empty worlds with a few boxes and walls (as in game maps): the jumps' runs
+/// across empty chunks, and their stops at the `f` bound far from obstacles, meet the oracle.
+#[test]
+fn jps_cost_equals_the_oracle_in_large_sparse_worlds() {
+    let mut rng = Rng(0x5EED_0003);
+    let mut finder = Pathfinder::new();
+    let config = SearchConfig { costs: CostModel::PRECISE, algorithm: Algorithm::Jps, ..Default::default() };
+    let media = Media::ANY;
+    let mut checked = 0;
+    for i in 0..10 {
+        let dims = UVec3::new(56 + rng.below(40), 56 + rng.below(40), 56 + rng.below(40));
+        let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, dims).unwrap();
+        let d = dims.as_ivec3();
+        for _ in 0..(2 + rng.below(6)) {
+            let min =
+                IVec3::new(rng.below(d.x as u32) as i32, rng.below(d.y as u32) as i32, rng.below(d.z as u32) as i32);
+            // Thin walls and small boxes.
+            let mut size = IVec3::new(rng.below(8) as i32, rng.below(8) as i32, rng.below(8) as i32);
+            size[rng.below(3) as usize] = rng.below(30) as i32;
+            world.fill_voxels(min, min + size, voxnav::Voxel::Solid);
+        }
+        let Some(start) = random_free(&mut rng, &world, &media) else { continue };
+        let dist = dijkstra(&world, &media, DiagonalRule::Strict, &config.costs, start);
+        for _ in 0..8 {
+            let Some(goal) = random_free(&mut rng, &world, &media) else { continue };
+            let result = finder.find_voxel_path(&world, start, goal, &config);
+            match (dist[index(&world, goal)], result) {
+                (Some(best), Ok(path)) => {
+                    check_path(&world, &media, DiagonalRule::Strict, &config.costs, start, &path);
+                    assert_eq!(path.cost, best, "world {i} {start} -> {goal}");
+                    checked += 1;
+                }
+                (None, Err(PathError::Unreachable { .. })) => checked += 1,
+                (best, result) => panic!("world {i} {start} -> {goal}: oracle {best:?}, got {result:?}"),
+            }
+        }
+    }
+    assert!(checked >= 60, "too few problems checked: {checked}");
+}
+
 #[test]
 fn weighted_search_stays_within_its_bound() {
     run_oracle(0x5EED_0002, 1200, Algorithm::Weighted { percent: 105 });
