@@ -405,7 +405,7 @@ impl VoxelWorld {
             return false;
         }
         let c = self.chunk(cc);
-        self.solid.chunk_is_empty(c) && !(pass.water_blocked && !self.water.chunk_is_empty(c))
+        self.solid.chunk_is_empty(c) && (!pass.water_blocked || self.water.chunk_is_empty(c))
     }
 
     /// Whether every voxel of the 3 x 3 x 3 chunks around chunk `cc` is inside the world and

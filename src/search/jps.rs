@@ -10,10 +10,18 @@
 //! the pruning argument is never lost. The same engine runs plain A* (every legal move, one step
 //! at a time) when jumping cannot be used (media weights) or for [`Fallback::Closest`].
 //!
-//! Status (every 500th problem of the 22 Warframe maps, precise costs): optimal on all 440,
-//! 2-10x fewer expansions than A*, but 0.44x A*'s speed in total: each expansion costs a
-//! jump's scans, the rows are read through per-query caches (the world's own bit rows are not
-//! reachable from here), and 3D jumps that are not bounded by `f` rescan whole octants.
+//! Jumps stop where `f` exceeds the current minimum (the open list's key): they sweep the
+//! search's current `f` level and no further. A diagonal jump expands the steps whose
+//! sub-jumps find jump points on the spot (their results enter the open list directly), so a
+//! step's sub-jumps run once. Straight jumps read per-chunk event masks (blocked voxels and
+//! obstacle-edge candidates per scan direction, [`ScanCache`]): one load per 16 voxels, and
+//! runs of chunks with nothing blocked nearby (a distance field over the chunk table, kept per
+//! world revision) are crossed in one step.
+//!
+//! Status (every 500th problem of the 22 Warframe maps, precise costs, side by side with A* in
+//! one run): optimal on all 440; 1.9x A*'s speed in total and at p99. The tail problems expand
+//! only 2.4-7.5x fewer nodes than A*, and a jump-point expansion costs 2-4x an A* expansion,
+//! so pruning symmetric paths alone cannot reach 10x there.
 //!
 //! [`Algorithm::Jps`]: crate::Algorithm::Jps
 //! [`Algorithm::Weighted`]: crate::Algorithm::Weighted
