@@ -67,6 +67,44 @@ fn jps_cost_equals_the_oracle() {
     assert_eq!(run_oracle(0x5EED_0001, 2500, Algorithm::Jps), 100);
 }
 
+/// Large, mostly empty worlds with a few boxes and walls (as in game maps): the jumps' runs
+/// across empty chunks, and their stops at the `f` bound far from obstacles, meet the oracle.
+#[test]
+fn jps_cost_equals_the_oracle_in_large_sparse_worlds() {
+    let mut rng = rng(0x5EED_0013);
+    let mut finder = Pathfinder::new();
+    let config = SearchConfig { costs: CostModel::PRECISE, algorithm: Algorithm::Jps, ..Default::default() };
+    let media = Media::ANY;
+    let mut checked = 0;
+    for i in 0..10 {
+        let dims = UVec3::new(56 + rng.random_range(0..40), 56 + rng.random_range(0..40), 56 + rng.random_range(0..40));
+        let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, dims).unwrap();
+        for _ in 0..(2 + rng.random_range(0..6)) {
+            let min = common::random_voxel(&mut rng, &world);
+            // Thin walls and small boxes.
+            let mut size = IVec3::new(rng.random_range(0..8), rng.random_range(0..8), rng.random_range(0..8));
+            size[rng.random_range(0..3usize)] = rng.random_range(0..30);
+            world.fill_voxels(min, min + size, voxnav::Voxel::Solid);
+        }
+        let Some(start) = random_free_voxel(&mut rng, &world, media) else { continue };
+        let dist = distances(&world, start, DiagonalRule::Strict, &config.costs, media);
+        for _ in 0..8 {
+            let Some(goal) = random_free_voxel(&mut rng, &world, media) else { continue };
+            let result = finder.find_voxel_path(&world, start, goal, &config);
+            match (dist[index(&world, goal)], result) {
+                (Some(best), Ok(path)) => {
+                    check_steps(&world, &path, start, DiagonalRule::Strict, &config.costs, media);
+                    assert_eq!(path.cost, best, "world {i} {start} -> {goal}");
+                    checked += 1;
+                }
+                (None, Err(PathError::Unreachable { .. })) => checked += 1,
+                (best, result) => panic!("world {i} {start} -> {goal}: oracle {best:?}, got {result:?}"),
+            }
+        }
+    }
+    assert!(checked >= 60, "too few problems checked: {checked}");
+}
+
 #[test]
 fn weighted_search_stays_within_its_bound() {
     assert_eq!(run_oracle(0x5EED_0002, 1200, Algorithm::Weighted { percent: 105 }), 105);

@@ -34,6 +34,12 @@ impl BitLayer {
         self.rows.len() == ROWS
     }
 
+    /// Whether chunk `chunk` has no set bit allocated (the shared empty chunk).
+    #[inline]
+    pub(crate) fn chunk_is_empty(&self, chunk: usize) -> bool {
+        self.slots[chunk] == 0
+    }
+
     /// Row index of local `(ly, lz)` in chunk `chunk`.
     #[inline]
     fn row_index(&self, chunk: usize, ly: i32, lz: i32) -> usize {

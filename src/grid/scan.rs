@@ -1,10 +1,14 @@
-//! Bit rows along all three axes for straight scans (jump point search), read lazily from a
+//! Straight-scan events along all three axes (jump point search), read lazily from a
 //! [`VoxelWorld`] chunk by chunk for one query's media.
 //!
-//! A search asks for the 16-voxel row through a chunk along an axis; the first request for a
-//! chunk reads its 4096 voxels (216 neighbourhood masks) and stores them as 256 rows along each
-//! axis (1.5 KB). Rows outside the world read as all blocked. The cache belongs to one query:
-//! stamps make a new query start empty at no cost, and the world cannot change under it.
+//! A straight jump asks, 16 voxels at a time, which voxels of its row are blocked and which
+//! are *candidates*: voxels `x` (entered from the previous voxel `p` of the row) with a lateral
+//! neighbour free beside `x` but blocked beside `p` (an obstacle edge; under the strict rule no
+//! move is forced anywhere else). The first request for a chunk reads its voxels with a
+//! one-voxel halo (x-rows straight from the world's bit layers, transposed for y and z) and
+//! stores, for each of the 6 scan directions and 256 rows, both masks in scan order (6 KB).
+//! Outside the world counts as blocked. The cache belongs to one query: stamps make a new query
+//! start empty at no cost, and the world cannot change under it.
 
 use glam::IVec3;
 
@@ -13,8 +17,14 @@ use super::world::{Pass, VoxelWorld};
 
 /// Rows of a chunk along one axis.
 pub(crate) const ROWS: usize = 256;
+/// Edge of a chunk with its one-voxel halo.
+const HALO: usize = CHUNK as usize + 2;
+/// Scan directions: `axis` toward higher coordinates, then `3 + axis` toward lower ones.
+const DIRS: usize = 6;
+/// Events of one page.
+const PAGE: usize = DIRS * ROWS;
 
-/// Rows of the chunks one query has read, along x, y and z.
+/// Events of the chunks one query has read.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ScanCache {
     stamp: u32,
@@ -22,9 +32,18 @@ pub(crate) struct ScanCache {
     chunk_dims: IVec3,
     table: Vec<[u32; 2]>,
     used: usize,
-    /// Per page: `3 * ROWS` rows, axis-major; row `(u, v)` of an axis at `v * 16 + u`.
-    rows: Vec<u16>,
+    /// Per page and direction, per row at lateral local `(u, v)` (index `v * 16 + u`): the
+    /// blocked voxels (low 16 bits) and the candidates (high 16 bits), bit `i` for the `i`-th
+    /// voxel of the chunk's row in scan order.
+    events: Vec<u32>,
     pass: Option<Pass>,
+    /// Per chunk, the Chebyshev distance (in chunks, at most 255) to the nearest chunk that is
+    /// not [`VoxelWorld::chunk_interior_free`]: from a chunk at distance `d >= 2`, the next
+    /// `d - 1` chunks along any axis and their halos hold no blocked voxel, so no event.
+    /// Kept across queries for one world revision and pass.
+    distance: Vec<u8>,
+    /// The world revision and pass `distance` was computed for.
+    distance_key: Option<(u64, Pass)>,
     /// Chunks read in the current query.
     pub(crate) chunks_read: usize,
 }
@@ -45,17 +64,83 @@ impl ScanCache {
         self.used = 0;
         self.pass = Some(pass);
         self.chunks_read = 0;
+        if self.distance_key != Some((world.revision(), pass)) {
+            self.distance_key = Some((world.revision(), pass));
+            self.compute_distance(world, pass);
+        }
     }
 
-    /// The 16-bit row along `axis` through chunk coordinate `c` (on that axis) at the lateral
-    /// voxel coordinates `(u, v)` (the other two axes in x, y, z order). Bit `i` is set when
-    /// voxel `c * 16 + i` of the row is blocked or outside the world.
-    #[inline]
-    pub(crate) fn row(&mut self, world: &VoxelWorld, axis: usize, c: i32, u: i32, v: i32) -> u16 {
-        let (ua, va) = LATERAL[axis];
-        if u < 0 || v < 0 || u >= self.dims[ua] || v >= self.dims[va] || c < 0 || c >= self.chunk_dims[axis] {
-            return u16::MAX;
+    /// Two chamfer passes over the chunk grid (26 neighbours: exact Chebyshev distance).
+    #[cold]
+    fn compute_distance(&mut self, world: &VoxelWorld, pass: Pass) {
+        let cd = self.chunk_dims;
+        let index = |c: IVec3| ((c.z * cd.y + c.y) * cd.x + c.x) as usize;
+        self.distance.clear();
+        self.distance.resize(cd.x as usize * cd.y as usize * cd.z as usize, 0);
+        for z in 0..cd.z {
+            for y in 0..cd.y {
+                for x in 0..cd.x {
+                    let c = IVec3::new(x, y, z);
+                    self.distance[index(c)] = if world.chunk_interior_free(c, pass) { u8::MAX } else { 0 };
+                }
+            }
         }
+        for forward in [true, false] {
+            let order = |n: i32, i: i32| if forward { i } else { n - 1 - i };
+            for iz in 0..cd.z {
+                for iy in 0..cd.y {
+                    for ix in 0..cd.x {
+                        let c = IVec3::new(order(cd.x, ix), order(cd.y, iy), order(cd.z, iz));
+                        let mut d = self.distance[index(c)];
+                        if d == 0 {
+                            continue;
+                        }
+                        // The 13 neighbours already visited in this pass's order.
+                        for o in 0..13 {
+                            let mut n = IVec3::new(o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1);
+                            if !forward {
+                                n = -n;
+                            }
+                            let q = c + n;
+                            if q.cmpge(IVec3::ZERO).all() && q.cmplt(cd).all() {
+                                d = d.min(self.distance[index(q)].saturating_add(1));
+                            }
+                        }
+                        self.distance[index(c)] = d;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The number of chunks from chunk coordinate `c` on (along `axis`, at lateral voxel
+    /// coordinates `(u, v)`, inside the world), in either direction, known to hold no event:
+    /// 0 if none is known.
+    #[inline]
+    pub(crate) fn free_run(&self, axis: usize, c: i32, u: i32, v: i32) -> i32 {
+        if c < 0 || c >= self.chunk_dims[axis] {
+            return 0;
+        }
+        let (ua, va) = LATERAL[axis];
+        let mut cc = IVec3::ZERO;
+        cc[axis] = c;
+        cc[ua] = u >> CHUNK_SHIFT;
+        cc[va] = v >> CHUNK_SHIFT;
+        let d = i32::from(self.distance[((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize]);
+        (d - 1).max(0)
+    }
+
+    /// The events of the row along `axis` through chunk coordinate `c` (on that axis) at the
+    /// lateral voxel coordinates `(u, v)` (the other two axes in x, y, z order; inside the
+    /// world), for a scan toward higher (`reversed == false`) or lower coordinates: blocked
+    /// voxels in the low 16 bits, candidates in the high 16, bit `i` for voxel `c * 16 + i`
+    /// (or `c * 16 + 15 - i` when reversed). A chunk outside the world is all blocked.
+    #[inline]
+    pub(crate) fn events(&mut self, world: &VoxelWorld, axis: usize, reversed: bool, c: i32, u: i32, v: i32) -> u32 {
+        if c < 0 || c >= self.chunk_dims[axis] {
+            return 0xFFFF;
+        }
+        let (ua, va) = LATERAL[axis];
         let mut cc = IVec3::ZERO;
         cc[axis] = c;
         cc[ua] = u >> CHUNK_SHIFT;
@@ -63,34 +148,84 @@ impl ScanCache {
         let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
         let entry = self.table[chunk];
         let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
-        self.rows[page * 3 * ROWS + axis * ROWS + (((v & CHUNK_MASK) << CHUNK_SHIFT) | (u & CHUNK_MASK)) as usize]
+        let dir = axis + if reversed { 3 } else { 0 };
+        self.events[page * PAGE + dir * ROWS + (((v & CHUNK_MASK) << CHUNK_SHIFT) | (u & CHUNK_MASK)) as usize]
     }
 
+    /// Reads chunk `cc` with a one-voxel halo and stores its events.
     #[cold]
     fn read_chunk(&mut self, world: &VoxelWorld, chunk: usize, cc: IVec3) -> usize {
         let page = self.used;
         self.used += 1;
         self.chunks_read += 1;
         self.table[chunk] = [self.stamp, page as u32];
-        let start = page * 3 * ROWS;
-        if self.rows.len() < start + 3 * ROWS {
-            self.rows.resize(start + 3 * ROWS, 0);
+        let start = page * PAGE;
+        if self.events.len() < start + PAGE {
+            self.events.resize(start + PAGE, 0);
         }
         let pass = self.pass.expect("reset before use");
-        let x_rows = read_chunk_rows(world, pass, cc);
-        let rows = &mut self.rows[start..start + 3 * ROWS];
-        rows.fill(0);
-        for lz in 0..CHUNK {
-            for ly in 0..CHUNK {
-                let r = x_rows[((lz << CHUNK_SHIFT) | ly) as usize];
-                rows[((lz << CHUNK_SHIFT) | ly) as usize] = r;
-                let mut bits = r;
+        if world.chunks_around_free(cc, pass) {
+            // No blocked voxel in the chunk or its halo (most of a game world): no event.
+            self.events[start..start + PAGE].fill(0);
+            return page;
+        }
+        let (base, dims) = (cc << CHUNK_SHIFT, self.dims);
+        // Rows of 18 bits (bit `l + 1` for local coordinate `l` in -1..=16) along each axis,
+        // at lateral local coordinates `(u, v)` in -1..=16 (index `halo_index(u, v)`).
+        let mut ext = [[0u32; HALO * HALO]; 3];
+        for lz in -1..=CHUNK {
+            for ly in -1..=CHUNK {
+                let (y, z) = (base.y + ly, base.z + lz);
+                let w = if y < 0 || z < 0 || y >= dims.y || z >= dims.z {
+                    (1 << HALO) - 1
+                } else {
+                    let mid = u32::from(world.blocked_row16(cc.x, y, z, pass));
+                    let left =
+                        if cc.x > 0 { u32::from(world.blocked_row16(cc.x - 1, y, z, pass)) >> 15 & 1 } else { 1 };
+                    let right = if base.x + CHUNK < dims.x {
+                        u32::from(world.blocked_row16(cc.x + 1, y, z, pass)) & 1
+                    } else {
+                        1
+                    };
+                    left | mid << 1 | right << (CHUNK + 1)
+                };
+                ext[0][halo_index(ly, lz)] = w;
+                let mut bits = w;
                 while bits != 0 {
-                    let lx = bits.trailing_zeros() as i32;
+                    let b = bits.trailing_zeros() as i32; // lx + 1
                     bits &= bits - 1;
                     // Along y: lateral (x, z); along z: lateral (x, y).
-                    rows[ROWS + ((lz << CHUNK_SHIFT) | lx) as usize] |= 1 << ly;
-                    rows[2 * ROWS + ((ly << CHUNK_SHIFT) | lx) as usize] |= 1 << lz;
+                    ext[1][halo_index(b - 1, lz)] |= 1 << (ly + 1);
+                    ext[2][halo_index(b - 1, ly)] |= 1 << (lz + 1);
+                }
+            }
+        }
+        let events = &mut self.events[start..start + PAGE];
+        if ext[0].iter().all(|&w| w == 0) {
+            // No blocked voxel in the chunk or its halo (most of a game world): no event.
+            events.fill(0);
+            return page;
+        }
+        for (axis, e) in ext.iter().enumerate() {
+            for lv in 0..CHUNK {
+                for lu in 0..CHUNK {
+                    let (mut up, mut down) = (0u32, 0u32);
+                    for dv in -1..=1 {
+                        for du in -1..=1 {
+                            if du == 0 && dv == 0 {
+                                continue;
+                            }
+                            let l = e[halo_index(lu + du, lv + dv)];
+                            up |= (l << 1) & !l;
+                            down |= (l >> 1) & !l;
+                        }
+                    }
+                    let blocked = (e[halo_index(lu, lv)] >> 1) as u16;
+                    let (up, down) = ((up >> 1) as u16, (down >> 1) as u16);
+                    let row = ((lv << CHUNK_SHIFT) | lu) as usize;
+                    events[axis * ROWS + row] = u32::from(blocked) | u32::from(up) << 16;
+                    events[(3 + axis) * ROWS + row] =
+                        u32::from(blocked.reverse_bits()) | u32::from(down.reverse_bits()) << 16;
                 }
             }
         }
@@ -99,8 +234,14 @@ impl ScanCache {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.table.capacity() * 8 + self.rows.capacity() * 2
+        self.table.capacity() * 8 + self.events.capacity() * 4 + self.distance.capacity()
     }
+}
+
+/// Index of the row at lateral local coordinates `(lu, lv)` (each in `-1..=16`) in a halo.
+#[inline]
+fn halo_index(lu: i32, lv: i32) -> usize {
+    (lv + 1) as usize * HALO + (lu + 1) as usize
 }
 
 /// The 256 x-rows (`lz * 16 + ly`) of chunk `cc`: bit `lx` set when the voxel is blocked for
@@ -130,7 +271,7 @@ mod tests {
     use glam::{UVec3, Vec3};
 
     #[test]
-    fn rows_match_voxel_reads_on_every_axis() {
+    fn events_match_voxel_reads_on_every_axis() {
         let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(37, 20, 18)).unwrap();
         let mut seed = 3u64;
         for z in 0..18 {
@@ -147,26 +288,85 @@ mod tests {
             }
         }
         let mut cache = ScanCache::default();
+        let dims = w.dims().as_ivec3();
         for media in [Media::ANY, Media::AIR, Media::WATER] {
             let pass = Pass::new(&media);
+            let blocked = |p: IVec3| !w.passable(p, pass);
             cache.reset(&w, pass);
             for axis in 0..3 {
                 let (ua, va) = LATERAL[axis];
-                for u in -1..=w.dims().as_ivec3()[ua] {
-                    for v in -1..=w.dims().as_ivec3()[va] {
-                        for c in 0..3 {
-                            let r = cache.row(&w, axis, c, u, v);
-                            for i in 0..16 {
-                                let mut p = IVec3::ZERO;
-                                p[axis] = c * 16 + i;
-                                p[ua] = u;
-                                p[va] = v;
-                                assert_eq!(r >> i & 1 != 0, !w.passable(p, pass), "{p} axis {axis} {media:?}");
+                for u in 0..dims[ua] {
+                    for v in 0..dims[va] {
+                        for c in -1..4 {
+                            for reversed in [false, true] {
+                                let e = cache.events(&w, axis, reversed, c, u, v);
+                                for i in 0..16 {
+                                    let t = if reversed { c * 16 + 15 - i } else { c * 16 + i };
+                                    let mut p = IVec3::ZERO;
+                                    p[axis] = t;
+                                    p[ua] = u;
+                                    p[va] = v;
+                                    assert_eq!(e >> i & 1 != 0, blocked(p), "{p} axis {axis} {media:?}");
+                                    // A candidate: some lateral neighbour free beside p, blocked
+                                    // beside the previous voxel of the scan.
+                                    let mut back = IVec3::ZERO;
+                                    back[axis] = if reversed { 1 } else { -1 };
+                                    let mut cand = false;
+                                    for du in -1..=1 {
+                                        for dv in -1..=1 {
+                                            let mut l = IVec3::ZERO;
+                                            l[ua] = du;
+                                            l[va] = dv;
+                                            if l != IVec3::ZERO && !blocked(p + l) && blocked(p + l + back) {
+                                                cand = true;
+                                            }
+                                        }
+                                    }
+                                    let in_world = (0..dims[axis]).contains(&t);
+                                    if in_world {
+                                        assert_eq!(
+                                            e >> (16 + i) & 1 != 0,
+                                            cand,
+                                            "{p} axis {axis} {reversed} {media:?}"
+                                        );
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn free_runs_hold_no_event() {
+        let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(160, 150, 170)).unwrap();
+        for v in [IVec3::new(120, 120, 120), IVec3::new(20, 20, 20), IVec3::new(63, 80, 64)] {
+            w.set(v, Voxel::Solid).unwrap();
+        }
+        let dims = w.dims().as_ivec3();
+        let mut cache = ScanCache::default();
+        let pass = Pass::new(&Media::ANY);
+        cache.reset(&w, pass);
+        let mut runs = 0;
+        for axis in 0..3 {
+            let (ua, va) = LATERAL[axis];
+            for u in 0..dims[ua] {
+                for v in 0..dims[va] {
+                    for c in 0..(dims[axis] + 15) / 16 {
+                        let run = cache.free_run(axis, c, u, v);
+                        runs += run;
+                        for sign in [1, -1] {
+                            for j in 0..run {
+                                let e = cache.events(&w, axis, sign < 0, c + sign * j, u, v);
+                                assert_eq!(e, 0, "axis {axis} c {c} run {run} at {u} {v}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(runs > 100, "some runs are known: {runs}");
     }
 }

@@ -397,6 +397,38 @@ impl VoxelWorld {
         bits as u16
     }
 
+    /// Whether chunk `cc` lies wholly inside the world, off its faces, and has no voxel that
+    /// is blocked for `pass` (a test on the chunk table: `false` may still be all free).
+    #[inline]
+    pub(crate) fn chunk_interior_free(&self, cc: IVec3, pass: Pass) -> bool {
+        if pass.air_blocked || cc.cmplt(IVec3::ONE).any() || (cc + 2).cmpgt(self.dims >> CHUNK_SHIFT).any() {
+            return false;
+        }
+        let c = self.chunk(cc);
+        self.solid.chunk_is_empty(c) && (!pass.water_blocked || self.water.chunk_is_empty(c))
+    }
+
+    /// Whether every voxel of the 3 x 3 x 3 chunks around chunk `cc` is inside the world and
+    /// free for `pass` (a cheap, conservative test on the chunk table: `false` may still be
+    /// all free).
+    #[inline]
+    pub(crate) fn chunks_around_free(&self, cc: IVec3, pass: Pass) -> bool {
+        if pass.air_blocked || cc.cmplt(IVec3::ONE).any() || (cc + 2).cmpgt(self.dims >> CHUNK_SHIFT).any() {
+            return false;
+        }
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let c = self.chunk(cc + IVec3::new(dx, dy, dz));
+                    if !self.solid.chunk_is_empty(c) || (pass.water_blocked && !self.water.chunk_is_empty(c)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
     /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
     /// `v` must be inside the world.
     #[inline]
