@@ -7,7 +7,7 @@
 //!
 //! For every map of the Warframe set (found through `VOXNAV_WARFRAME_DIR` or
 //! `../shared/benchmarks/warframe`), solves every N-th problem (default 500) with A*, jump
-//! point search and the weighted budget mode (precise costs), checks each length against the
+//! point search and the budget mode (`Algorithm::BUDGET`, `--weight` sets its first weight; precise costs), checks each length against the
 //! scenario's optimum, and prints one `row` line per map and algorithm (median / p99 / max
 //! microseconds and expanded nodes, total milliseconds, mean and max excess) plus the speed-up
 //! of JPS over A*. Exits non-zero if an exact mode returns a non-optimal length.
@@ -36,15 +36,19 @@ fn pct<T: Copy + Default + Ord>(v: &[T], q: f64) -> T {
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
-    let (mut every, mut maps, mut skip, mut weight, mut csv) =
-        (500usize, None::<Vec<String>>, Vec::new(), 115u32, None);
+    let (mut every, mut maps, mut skip, mut budget, mut csv) =
+        (500usize, None::<Vec<String>>, Vec::new(), Algorithm::BUDGET, None);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_default();
         match a.as_str() {
             "--every" => every = v.parse().unwrap_or(500).max(1),
             "--maps" => maps = Some(v.split(',').map(String::from).collect()),
             "--skip" => skip = v.split(',').map(String::from).collect(),
-            "--weight" => weight = v.parse().unwrap_or(115),
+            "--weight" => {
+                if let (Algorithm::Budget { phase_expansions, .. }, Ok(percent)) = (budget, v.parse()) {
+                    budget = Algorithm::Budget { percent, phase_expansions };
+                }
+            }
             "--csv" => csv = Some(v),
             _ => {
                 eprintln!("unknown option {a}");
@@ -81,7 +85,7 @@ fn main() -> ExitCode {
         };
         let problems: Vec<(usize, Problem)> = scen.problems.iter().copied().enumerate().step_by(every).collect();
         let mut runs: Vec<Run> =
-            [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", Algorithm::Weighted { percent: weight })]
+            [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", budget)]
                 .into_iter()
                 .filter(|(n, _)| !skip.iter().any(|s| s == n))
                 .map(|(name, algorithm)| Run {
