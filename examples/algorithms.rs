@@ -84,19 +84,18 @@ fn main() -> ExitCode {
             }
         };
         let problems: Vec<(usize, Problem)> = scen.problems.iter().copied().enumerate().step_by(every).collect();
-        let mut runs: Vec<Run> =
-            [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", budget)]
-                .into_iter()
-                .filter(|(n, _)| !skip.iter().any(|s| s == n))
-                .map(|(name, algorithm)| Run {
-                    name,
-                    algorithm,
-                    micros: vec![],
-                    expanded: vec![],
-                    excess: vec![],
-                    wrong: 0,
-                })
-                .collect();
+        let mut runs: Vec<Run> = [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", budget)]
+            .into_iter()
+            .filter(|(n, _)| !skip.iter().any(|s| s == n))
+            .map(|(name, algorithm)| Run {
+                name,
+                algorithm,
+                micros: vec![],
+                expanded: vec![],
+                excess: vec![],
+                wrong: 0,
+            })
+            .collect();
         let mut finder = Pathfinder::new();
         for &(index, p) in &problems {
             for run in &mut runs {

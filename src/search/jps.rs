@@ -38,6 +38,7 @@ use crate::grid::scan::{LATERAL, ScanCache};
 use crate::grid::world::{Pass, VoxelWorld};
 use crate::search::canonical::{Canon, START};
 use crate::search::config::{DiagonalRule, SearchConfig};
+use crate::search::nodes::PageTable;
 use crate::search::path::{Path, SearchStats, voxel_length};
 use crate::search::radix_heap::RadixHeap;
 
@@ -121,11 +122,8 @@ const NO_PARENT: u32 = u32::MAX;
 /// whether its page belongs to the current search, so a new search starts for free.
 #[derive(Debug, Default, Clone)]
 struct Nodes {
-    stamp: u32,
-    dims: IVec3,
-    table: Vec<[u32; 2]>,
+    pages: PageTable<PAGE_SHIFT>,
     origin: Vec<IVec3>,
-    used: usize,
     g: Vec<u64>,
     parent: Vec<u32>,
     /// Incoming directions (bit `d`, or [`START`]) waiting to be expanded at cost `g`.
@@ -136,47 +134,20 @@ struct Nodes {
 
 impl Nodes {
     fn reset(&mut self, world_dims: IVec3) {
-        let dims = (world_dims + PAGE_MASK) >> PAGE_SHIFT;
-        if dims != self.dims || self.stamp == u32::MAX {
-            self.table.clear();
-            self.table.resize(dims.x as usize * dims.y as usize * dims.z as usize, [0, 0]);
-            self.dims = dims;
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        self.used = 0;
-    }
-
-    #[inline]
-    fn block(&self, v: IVec3) -> usize {
-        let b = v >> PAGE_SHIFT;
-        ((b.z * self.dims.y + b.y) * self.dims.x + b.x) as usize
-    }
-
-    #[inline]
-    fn local(v: IVec3) -> usize {
-        let l = v & PAGE_MASK;
-        ((l.z << (2 * PAGE_SHIFT)) | (l.y << PAGE_SHIFT) | l.x) as usize
+        self.pages.reset(world_dims.as_uvec3());
     }
 
     #[inline]
     fn slot(&mut self, v: IVec3) -> usize {
-        let block = self.block(v);
-        let entry = self.table[block];
-        let page = if entry[0] == self.stamp {
-            entry[1] as usize
-        } else {
-            let page = self.used;
-            self.table[block] = [self.stamp, page as u32];
+        let (page, new) = self.pages.page(v);
+        if new {
             self.new_page(page, (v >> PAGE_SHIFT) << PAGE_SHIFT);
-            page
-        };
-        page * PAGE_VOXELS + Self::local(v)
+        }
+        page * PAGE_VOXELS + PageTable::<PAGE_SHIFT>::local(v)
     }
 
     #[cold]
     fn new_page(&mut self, page: usize, origin: IVec3) {
-        self.used += 1;
         let start = page * PAGE_VOXELS;
         if self.pending.len() < start + PAGE_VOXELS {
             let n = start + PAGE_VOXELS;
@@ -196,11 +167,10 @@ impl Nodes {
     /// expanded or waiting (without touching any page).
     #[inline]
     fn covers(&self, y: IVec3, g: u64, dir: u32) -> bool {
-        let entry = self.table[self.block(y)];
-        if entry[0] != self.stamp {
+        let Some(page) = self.pages.find(y) else {
             return false;
-        }
-        let s = entry[1] as usize * PAGE_VOXELS + Self::local(y);
+        };
+        let s = page * PAGE_VOXELS + PageTable::<PAGE_SHIFT>::local(y);
         let dirs = self.pending[s] | self.done[s];
         dirs != 0 && (self.g[s] < g || (self.g[s] == g && dirs & dir != 0))
     }
@@ -213,7 +183,7 @@ impl Nodes {
     }
 
     fn heap_bytes(&self) -> usize {
-        self.table.capacity() * 8 + self.origin.capacity() * 12 + self.g.capacity() * 20
+        self.pages.heap_bytes() + self.origin.capacity() * 12 + self.g.capacity() * 20
     }
 }
 

@@ -19,27 +19,28 @@ pub(crate) const PARENT_MASK: u8 = 0x3F;
 /// Parent value of the start node.
 pub(crate) const NO_PARENT: u8 = 0x3F;
 
-/// Which page holds each 16^3 chunk of a world, for one search at a time: pages are handed
-/// out on first touch, and a stamp per chunk says whether its page belongs to the current
-/// search, so forgetting them all is free and no lookup hashes. The owner keeps the pages.
+/// Which page holds each cube of `2^SHIFT` voxels a side (by default a 16^3 chunk) of a
+/// world, for one search at a time: pages are handed out on first touch, and a stamp per cube
+/// says whether its page belongs to the current search, so forgetting them all is free and no
+/// lookup hashes. The owner keeps the pages' contents.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct PageTable {
+pub(crate) struct PageTable<const SHIFT: i32 = CHUNK_SHIFT> {
     stamp: u32,
-    chunk_dims: IVec3,
-    /// Per chunk: `[stamp, page]`; the page is valid when the stamp is the current one.
+    cube_dims: IVec3,
+    /// Per cube: `[stamp, page]`; the page is valid when the stamp is the current one.
     table: Vec<[u32; 2]>,
     used: usize,
 }
 
-impl PageTable {
+impl<const SHIFT: i32> PageTable<SHIFT> {
     /// Forgets every page, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {
-        let chunk_dims = (dims.as_ivec3() + CHUNK_MASK) >> CHUNK_SHIFT;
-        if chunk_dims != self.chunk_dims || self.stamp == u32::MAX {
-            let chunks = chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize;
+        let cube_dims = (dims.as_ivec3() + ((1 << SHIFT) - 1)) >> SHIFT;
+        if cube_dims != self.cube_dims || self.stamp == u32::MAX {
+            let cubes = cube_dims.x as usize * cube_dims.y as usize * cube_dims.z as usize;
             self.table.clear();
-            self.table.resize(chunks, [0, 0]);
-            self.chunk_dims = chunk_dims;
+            self.table.resize(cubes, [0, 0]);
+            self.cube_dims = cube_dims;
             self.stamp = 0;
         }
         self.stamp += 1;
@@ -47,17 +48,17 @@ impl PageTable {
     }
 
     #[inline]
-    fn chunk(&self, v: IVec3) -> usize {
-        let c = v >> CHUNK_SHIFT;
-        ((c.z * self.chunk_dims.y + c.y) * self.chunk_dims.x + c.x) as usize
+    fn cube(&self, v: IVec3) -> usize {
+        let c = v >> SHIFT;
+        ((c.z * self.cube_dims.y + c.y) * self.cube_dims.x + c.x) as usize
     }
 
-    /// The page of `v`'s chunk (`v` inside the world), and whether this call handed it out: the
+    /// The page of `v`'s cube (`v` inside the world), and whether this call handed it out: the
     /// owner must then clear it.
     #[inline]
     pub(crate) fn page(&mut self, v: IVec3) -> (usize, bool) {
-        let chunk = self.chunk(v);
-        let entry = &mut self.table[chunk];
+        let cube = self.cube(v);
+        let entry = &mut self.table[cube];
         if entry[0] == self.stamp {
             (entry[1] as usize, false)
         } else {
@@ -68,11 +69,18 @@ impl PageTable {
         }
     }
 
-    /// The page of `v`'s chunk, if this search touched it.
+    /// The page of `v`'s cube, if this search touched it.
     #[inline]
     pub(crate) fn find(&self, v: IVec3) -> Option<usize> {
-        let entry = self.table[self.chunk(v)];
+        let entry = self.table[self.cube(v)];
         (entry[0] == self.stamp).then_some(entry[1] as usize)
+    }
+
+    /// Index of `v` inside its page.
+    #[inline]
+    pub(crate) fn local(v: IVec3) -> usize {
+        let l = v & ((1 << SHIFT) - 1);
+        ((l.z << (2 * SHIFT)) | (l.y << SHIFT) | l.x) as usize
     }
 
     /// Bytes of heap held.
@@ -164,6 +172,5 @@ const fn slot_deltas() -> [isize; MOVES] {
 /// Index of `v` inside its chunk's page.
 #[inline]
 pub(crate) fn local(v: IVec3) -> usize {
-    let l = v & CHUNK_MASK;
-    ((l.z << (2 * CHUNK_SHIFT)) | (l.y << CHUNK_SHIFT) | l.x) as usize
+    PageTable::<CHUNK_SHIFT>::local(v)
 }
