@@ -367,6 +367,14 @@ impl Components {
         self.is_current(world) && Pass::new(&config.media) == self.pass && config.diagonal == DiagonalRule::Strict
     }
 
+    /// The inclusive voxel box of the chunk with index `i` (clipped to the world).
+    fn chunk_box(&self, i: usize) -> (IVec3, IVec3) {
+        let i = i as i32;
+        let d = self.chunk_dims;
+        let lo = IVec3::new(i % d.x, (i / d.x) % d.y, i / (d.x * d.y)) << CHUNK_SHIFT;
+        (lo, (lo + CHUNK - 1).min(self.dims - 1))
+    }
+
     /// The voxel of component `label` closest to `goal`, in [`Fallback::Closest`]'s order
     /// (octile distance, then lowest `(z, y, x)`). Visits chunks nearest first.
     fn closest(&self, world: &VoxelWorld, label: u32, goal: IVec3) -> Option<IVec3> {
@@ -379,13 +387,7 @@ impl Components {
                 self.locals[(entry & !SPLIT) as usize].0.contains(&label)
             };
             if has {
-                let c = IVec3::new(
-                    i as i32 % self.chunk_dims.x,
-                    (i as i32 / self.chunk_dims.x) % self.chunk_dims.y,
-                    i as i32 / (self.chunk_dims.x * self.chunk_dims.y),
-                );
-                let lo = c << CHUNK_SHIFT;
-                let hi = (lo + CHUNK - 1).min(self.dims - 1);
+                let (lo, hi) = self.chunk_box(i);
                 candidates.push((dist(goal.clamp(lo, hi)), i));
             }
         }
@@ -395,13 +397,7 @@ impl Components {
             if best.is_some_and(|(d, _)| bound > d) {
                 break;
             }
-            let c = IVec3::new(
-                i as i32 % self.chunk_dims.x,
-                (i as i32 / self.chunk_dims.x) % self.chunk_dims.y,
-                i as i32 / (self.chunk_dims.x * self.chunk_dims.y),
-            );
-            let lo = c << CHUNK_SHIFT;
-            let hi = (lo + CHUNK - 1).min(self.dims - 1);
+            let (lo, hi) = self.chunk_box(i);
             for z in lo.z..=hi.z {
                 for y in lo.y..=hi.y {
                     for x in lo.x..=hi.x {
