@@ -37,13 +37,6 @@ pub(crate) struct ScanCache {
     /// voxel of the chunk's row in scan order.
     events: Vec<u32>,
     pass: Option<Pass>,
-    /// Per chunk, the Chebyshev distance (in chunks, at most 255) to the nearest chunk that is
-    /// not [`VoxelWorld::chunk_interior_free`]: from a chunk at distance `d >= 2`, the next
-    /// `d - 1` chunks along any axis and their halos hold no blocked voxel, so no event.
-    /// Kept across queries for one world revision and pass.
-    distance: Vec<u8>,
-    /// The world revision and pass `distance` was computed for.
-    distance_key: Option<(u64, Pass)>,
     /// Chunks read in the current query.
     pub(crate) chunks_read: usize,
 }
@@ -64,70 +57,6 @@ impl ScanCache {
         self.used = 0;
         self.pass = Some(pass);
         self.chunks_read = 0;
-        if self.distance_key != Some((world.revision(), pass)) {
-            self.distance_key = Some((world.revision(), pass));
-            self.compute_distance(world, pass);
-        }
-    }
-
-    /// Two chamfer passes over the chunk grid (26 neighbours: exact Chebyshev distance).
-    #[cold]
-    fn compute_distance(&mut self, world: &VoxelWorld, pass: Pass) {
-        let cd = self.chunk_dims;
-        let index = |c: IVec3| ((c.z * cd.y + c.y) * cd.x + c.x) as usize;
-        self.distance.clear();
-        self.distance.resize(cd.x as usize * cd.y as usize * cd.z as usize, 0);
-        for z in 0..cd.z {
-            for y in 0..cd.y {
-                for x in 0..cd.x {
-                    let c = IVec3::new(x, y, z);
-                    self.distance[index(c)] = if world.chunk_interior_free(c, pass) { u8::MAX } else { 0 };
-                }
-            }
-        }
-        for forward in [true, false] {
-            let order = |n: i32, i: i32| if forward { i } else { n - 1 - i };
-            for iz in 0..cd.z {
-                for iy in 0..cd.y {
-                    for ix in 0..cd.x {
-                        let c = IVec3::new(order(cd.x, ix), order(cd.y, iy), order(cd.z, iz));
-                        let mut d = self.distance[index(c)];
-                        if d == 0 {
-                            continue;
-                        }
-                        // The 13 neighbours already visited in this pass's order.
-                        for o in 0..13 {
-                            let mut n = IVec3::new(o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1);
-                            if !forward {
-                                n = -n;
-                            }
-                            let q = c + n;
-                            if q.cmpge(IVec3::ZERO).all() && q.cmplt(cd).all() {
-                                d = d.min(self.distance[index(q)].saturating_add(1));
-                            }
-                        }
-                        self.distance[index(c)] = d;
-                    }
-                }
-            }
-        }
-    }
-
-    /// The number of chunks from chunk coordinate `c` on (along `axis`, at lateral voxel
-    /// coordinates `(u, v)`, inside the world), in either direction, known to hold no event:
-    /// 0 if none is known.
-    #[inline]
-    pub(crate) fn free_run(&self, axis: usize, c: i32, u: i32, v: i32) -> i32 {
-        if c < 0 || c >= self.chunk_dims[axis] {
-            return 0;
-        }
-        let (ua, va) = LATERAL[axis];
-        let mut cc = IVec3::ZERO;
-        cc[axis] = c;
-        cc[ua] = u >> CHUNK_SHIFT;
-        cc[va] = v >> CHUNK_SHIFT;
-        let d = i32::from(self.distance[((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize]);
-        (d - 1).max(0)
     }
 
     /// The events of the row along `axis` through chunk coordinate `c` (on that axis) at the
@@ -234,7 +163,7 @@ impl ScanCache {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.table.capacity() * 8 + self.events.capacity() * 4 + self.distance.capacity()
+        self.table.capacity() * 8 + self.events.capacity() * 4
     }
 }
 
@@ -337,36 +266,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn free_runs_hold_no_event() {
-        let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(160, 150, 170)).unwrap();
-        for v in [IVec3::new(120, 120, 120), IVec3::new(20, 20, 20), IVec3::new(63, 80, 64)] {
-            w.set(v, Voxel::Solid).unwrap();
-        }
-        let dims = w.dims().as_ivec3();
-        let mut cache = ScanCache::default();
-        let pass = Pass::new(&Media::ANY);
-        cache.reset(&w, pass);
-        let mut runs = 0;
-        for axis in 0..3 {
-            let (ua, va) = LATERAL[axis];
-            for u in 0..dims[ua] {
-                for v in 0..dims[va] {
-                    for c in 0..(dims[axis] + 15) / 16 {
-                        let run = cache.free_run(axis, c, u, v);
-                        runs += run;
-                        for sign in [1, -1] {
-                            for j in 0..run {
-                                let e = cache.events(&w, axis, sign < 0, c + sign * j, u, v);
-                                assert_eq!(e, 0, "axis {axis} c {c} run {run} at {u} {v}");
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        assert!(runs > 100, "some runs are known: {runs}");
     }
 }

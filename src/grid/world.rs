@@ -397,17 +397,6 @@ impl VoxelWorld {
         bits as u16
     }
 
-    /// Whether chunk `cc` lies wholly inside the world, off its faces, and has no voxel that
-    /// is blocked for `pass` (a test on the chunk table: `false` may still be all free).
-    #[inline]
-    pub(crate) fn chunk_interior_free(&self, cc: IVec3, pass: Pass) -> bool {
-        if pass.air_blocked || cc.cmplt(IVec3::ONE).any() || (cc + 2).cmpgt(self.dims >> CHUNK_SHIFT).any() {
-            return false;
-        }
-        let c = self.chunk(cc);
-        self.solid.chunk_is_empty(c) && (!pass.water_blocked || self.water.chunk_is_empty(c))
-    }
-
     /// Whether every voxel of the 3 x 3 x 3 chunks around chunk `cc` is inside the world and
     /// free for `pass` (a cheap, conservative test on the chunk table: `false` may still be
     /// all free).
@@ -452,6 +441,9 @@ impl VoxelWorld {
         if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
             // All 9 rows lie in v's chunk, and all 3 bits of each row in one u16.
             let c = self.chunk(v >> CHUNK_SHIFT);
+            if !pass.air_blocked && self.solid.chunk_is_empty(c) && (!read_water || self.water.chunk_is_empty(c)) {
+                return mask;
+            }
             for dz in -1..=1 {
                 for dy in -1..=1 {
                     mask |= (row(c, l.y + dy, l.z + dz) >> (lx - 1) & 7) << bit(-1, dy, dz);

@@ -3,25 +3,33 @@
 //! Harabor et al., "The JPS pathfinding system in 3D", SoCS 2022), for any diagonal rule.
 //!
 //! The pruning rule is [`Canon`]: after entering a voxel by move `d`, only its natural moves
-//! and the moves an obstacle forces survive. A *jump* follows one move from a voxel until it
-//! reaches the goal, a voxel with a forced move, or (for a diagonal) a voxel from which one of
-//! its natural sub-moves jumps somewhere; only those jump points enter the open list. A voxel
-//! reached from several directions at the same cost keeps all of them, so the optimal path of
-//! the pruning argument is never lost. The same engine runs plain A* (every legal move, one step
-//! at a time) when jumping cannot be used (media weights) or for [`Fallback::Closest`].
+//! and the moves an obstacle forces survive. Expanding a node *sweeps* the canonical subtree
+//! of each surviving move: a diagonal line, from each of its steps the lines of its natural
+//! sub-moves, down to straight lines. Every voxel a sweep reaches is recorded with its cost and
+//! the move it came by; a voxel already reached more cheaply, or as cheaply by the same move,
+//! ends that branch. Such a branch carries a path that is not optimal to that voxel (or one
+//! another branch carries on identically), so no optimal path is lost, and each voxel is swept
+//! about once per cost improvement instead of once per overlapping subtree. Only voxels with a
+//! forced move, the goal, and voxels beyond the bound enter the open list. A voxel reached from
+//! several directions at the same cost keeps all of them. The same engine runs plain A* (every
+//! legal move, one step at a time) when jumping cannot be used (media weights) or for
+//! [`Fallback::Closest`].
 //!
-//! Jumps stop where `f` exceeds the current minimum (the open list's key): they sweep the
-//! search's current `f` level and no further. A diagonal jump expands the steps whose
-//! sub-jumps find jump points on the spot (their results enter the open list directly), so a
-//! step's sub-jumps run once. Straight jumps read per-chunk event masks (blocked voxels and
-//! obstacle-edge candidates per scan direction, [`ScanCache`]): one load per 16 voxels, and
-//! runs of chunks with nothing blocked nearby (a distance field over the chunk table, kept per
-//! world revision) are crossed in one step.
+//! Sweeps stop where `f` exceeds the current minimum (the open list's key): they cover the
+//! search's current `f` level and no further, and at most [`SWEEP_BUDGET`] voxels per
+//! expansion, after which the unswept rest waits in the open list. A diagonal runs its own line
+//! first and then sweeps the sub-moves of its steps from the far end back, moves toward the
+//! goal first, so that an unobstructed goal is reached early; reached at the current `f`, it is
+//! optimal and ends the sweep. Straight lines read per-chunk event masks (blocked voxels and
+//! obstacle-edge candidates per scan direction, [`ScanCache`]), 16 voxels per load; only
+//! candidates read their neighbourhood.
 //!
-//! Status (every 500th problem of the 22 Warframe maps, precise costs, side by side with A* in
-//! one run): optimal on all 440; 1.9x A*'s speed in total and at p99. The tail problems expand
-//! only 2.4-7.5x fewer nodes than A*, and a jump-point expansion costs 2-4x an A* expansion,
-//! so pruning symmetric paths alone cannot reach 10x there.
+//! Why the sweeps and not classic jumps: on the hard problems of the Warframe maps, about a
+//! third to three quarters of the voxels A* expands lie on paths within half a voxel of the
+//! optimum (measured with two full Dijkstra searches on A5 problems 1 and 1000), so no
+//! admissible heuristic short of the exact distance prunes them, and classic jumps re-scanned
+//! the same open space from every jump point (500 million voxels for a 5-million-voxel region
+//! on A5 problem 1000, against 10 million for the sweeps).
 //!
 //! [`Algorithm::Jps`]: crate::Algorithm::Jps
 //! [`Algorithm::Weighted`]: crate::Algorithm::Weighted
@@ -117,6 +125,9 @@ const PAGE_SHIFT: i32 = 3;
 const PAGE_MASK: i32 = (1 << PAGE_SHIFT) - 1;
 const PAGE_VOXELS: usize = 1 << (3 * PAGE_SHIFT);
 const NO_PARENT: u32 = u32::MAX;
+/// Voxels one expansion may sweep before the rest of its sweep waits in the open list: keeps
+/// an expansion on an `f` plateau short, so ties are broken depth first as in A*.
+const SWEEP_BUDGET: usize = 4096;
 
 /// Node state paged by 8^3 blocks of voxels, handed out on first touch; a stamp per block says
 /// whether its page belongs to the current search, so a new search starts for free.
@@ -161,18 +172,6 @@ impl Nodes {
             self.done[start..start + PAGE_VOXELS].fill(0);
             self.origin[page] = origin;
         }
-    }
-
-    /// Whether `y` is known at a cost below `g`, or at `g` with direction bit `dir` already
-    /// expanded or waiting (without touching any page).
-    #[inline]
-    fn covers(&self, y: IVec3, g: u64, dir: u32) -> bool {
-        let Some(page) = self.pages.find(y) else {
-            return false;
-        };
-        let s = page * PAGE_VOXELS + PageTable::<PAGE_SHIFT>::local(y);
-        let dirs = self.pending[s] | self.done[s];
-        dirs != 0 && (self.g[s] < g || (self.g[s] == g && dirs & dir != 0))
     }
 
     #[inline]
@@ -260,11 +259,9 @@ const fn sub_moves() -> [[u8; 6]; MOVES] {
 }
 const SUB_MOVES: [[u8; 6]; MOVES] = sub_moves();
 
-/// Everything a jump reads.
+/// Everything a sweep reads.
 struct Jumper<'a> {
-    world: &'a VoxelWorld,
     cache: &'a mut ScanCache,
-    pass: Pass,
     canon: &'a Canon,
     goal: IVec3,
     strict: bool,
@@ -272,9 +269,8 @@ struct Jumper<'a> {
     scanned: u64,
     config: SearchConfig,
     weight: u64,
-    move_cost: [u64; MOVES],
-    /// A jump stops at (and returns) the first voxel whose `f` exceeds this: the search
-    /// resumes from there only if the open list ever gets that far.
+    /// A sweep stops at (and puts in the open list) the first voxel whose `f` exceeds this:
+    /// the search resumes from there only if the open list ever gets that far.
     bound: u64,
 }
 
@@ -292,236 +288,6 @@ impl Jumper<'_> {
     fn beyond(&self, g: u64, y: IVec3) -> bool {
         let h = self.config.heuristic.estimate(self.goal - y, &self.config.costs);
         g + if self.weight == 100 { h } else { h * self.weight / 100 } > self.bound
-    }
-
-    /// Jumps from `x` (reached at cost `g`) along move `m` (legal at `x`); the number of steps
-    /// to the jump point.
-    #[inline]
-    fn jump(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
-        match axes(m) {
-            1 => self.straight(x, g, m),
-            _ => self.diagonal(x, g, m),
-        }
-    }
-
-    /// Straight jump by bit rows, 16 voxels at a time (strict rule): candidates are the
-    /// voxels past an obstacle edge ([`falling_edge`]), confirmed with [`Canon::forced`].
-    fn straight(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
-        if !self.strict {
-            return self.straight_slow(x, g, m);
-        }
-        let d = OFFSETS[m];
-        let axis = if d.x != 0 {
-            0
-        } else if d.y != 0 {
-            1
-        } else {
-            2
-        };
-        let sign = d[axis];
-        let (ua, va) = LATERAL[axis];
-        let (u0, v0, t0) = (x[ua], x[va], x[axis]);
-        let goal_k = if self.goal[ua] == u0 && self.goal[va] == v0 && (self.goal[axis] - t0) * sign > 0 {
-            (self.goal[axis] - t0) * sign
-        } else {
-            i32::MAX
-        };
-        let step = self.move_cost[m];
-        // The first voxel (free: `m` is legal at `x`) is the goal or beyond the bound: no scan.
-        if x + d == self.goal || self.beyond(g + step, x + d) {
-            self.scanned += 1;
-            return Some(1);
-        }
-        // Bit i of segment c is voxel c * 16 + i (forward) or c * 16 + 15 - i.
-        let pos = |c: i32, i: i32| if sign > 0 { c * 16 + i } else { c * 16 + 15 - i };
-        let mut k_done = 0; // voxels 1..=k_done examined
-        loop {
-            let t = t0 + sign * (k_done + 1);
-            let c = t >> 4;
-            let first = if sign > 0 { t & 15 } else { 15 - (t & 15) };
-            let run = self.cache.free_run(axis, c, u0, v0);
-            if run > 0 {
-                // Chunks c ..= c_end hold no event: only the goal or the bound stop there.
-                let c_end = c + sign * (run - 1);
-                let k_last = (pos(c_end, 15) - t0) * sign;
-                let mut k_stop = goal_k.min(k_last + 1);
-                if self.beyond(g + step * k_last as u64, x + d * k_last) {
-                    let (mut lo, mut hi) = (k_done + 1, k_last);
-                    while lo < hi {
-                        let mid = lo + (hi - lo) / 2;
-                        if self.beyond(g + step * mid as u64, x + d * mid) {
-                            hi = mid;
-                        } else {
-                            lo = mid + 1;
-                        }
-                    }
-                    k_stop = k_stop.min(lo);
-                }
-                if k_stop <= k_last {
-                    self.scanned += k_stop as u64;
-                    return Some(k_stop);
-                }
-                k_done = k_last;
-                continue;
-            }
-            let events = self.cache.events(self.world, axis, sign < 0, c, u0, v0);
-            let (centre, cand) = (events as u16, (events >> 16) as u16);
-            let range = u16::MAX << first;
-            let blocked = centre & range;
-            let end = blocked.trailing_zeros() as i32; // first blocked bit (16: none)
-            let free = if end == 16 { range } else { range & ((1u16 << end) - 1) };
-            let mut cand = cand & free;
-            if free == 0 {
-                self.scanned += k_done as u64;
-                return None;
-            }
-            let last_bit = 15 - free.leading_zeros() as i32;
-            let k_last = (pos(c, last_bit) - t0) * sign;
-            // First voxel beyond the f bound in this segment, if any (f is convex on a line).
-            let mut k_stop = goal_k.min(k_last + 1);
-            if self.beyond(g + step * k_last as u64, x + d * k_last) {
-                let (mut lo, mut hi) = (k_done + 1, k_last);
-                while lo < hi {
-                    let mid = (lo + hi) / 2;
-                    if self.beyond(g + step * mid as u64, x + d * mid) {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                k_stop = k_stop.min(lo);
-            }
-            while cand != 0 {
-                let i = cand.trailing_zeros() as i32;
-                cand &= cand - 1;
-                let k = (pos(c, i) - t0) * sign;
-                if k >= k_stop {
-                    break;
-                }
-                let mask = self.world.blocked_mask(x + d * k, self.pass);
-                if self.canon.forced(m, mask) != 0 {
-                    self.scanned += k as u64;
-                    return Some(k);
-                }
-            }
-            if k_stop <= k_last {
-                self.scanned += k_stop as u64;
-                return Some(k_stop);
-            }
-            if end < 16 {
-                self.scanned += k_last as u64;
-                return None;
-            }
-            k_done = k_last;
-        }
-    }
-
-    fn straight_slow(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
-        let d = OFFSETS[m];
-        let req = REQUIRED[self.canon.rule as usize][m];
-        let (mut y, mut k, mut g) = (x, 0, g);
-        loop {
-            y += d;
-            k += 1;
-            g += self.move_cost[m];
-            if y == self.goal || self.beyond(g, y) {
-                self.scanned += k as u64;
-                return Some(k);
-            }
-            let mask = self.world.blocked_mask(y, self.pass);
-            if self.forced(m, mask) {
-                self.scanned += k as u64;
-                return Some(k);
-            }
-            if mask & req != 0 {
-                self.scanned += k as u64;
-                return None;
-            }
-        }
-    }
-
-    /// A diagonal jump from an expanded voxel: like [`diagonal`](Self::diagonal), but a step
-    /// `y` whose sub-jumps find jump points does not end the jump. `y` is expanded on the spot
-    /// (it has no forced move, so its successors are the diagonal's continuation and these
-    /// sub-jumps): each found point is pushed to `out` as `(steps to y, sub-move, its steps)`
-    /// and the diagonal goes on. Saves expanding `y` later, which would repeat the sub-jumps.
-    fn diagonal_from(
-        &mut self,
-        x: IVec3,
-        g: u64,
-        m: usize,
-        nodes: &Nodes,
-        out: &mut Vec<(i32, u8, i32)>,
-    ) -> Option<i32> {
-        let d = OFFSETS[m];
-        let rule = self.canon.rule as usize;
-        let req = REQUIRED[rule][m];
-        let (mut y, mut k, mut g) = (x, 0, g);
-        loop {
-            y += d;
-            k += 1;
-            g += self.move_cost[m];
-            self.scanned += 1;
-            if y == self.goal || self.beyond(g, y) {
-                return Some(k);
-            }
-            let mask = self.world.blocked_mask(y, self.pass);
-            if self.forced(m, mask) {
-                return Some(k);
-            }
-            let mark = out.len();
-            for &s in &SUB_MOVES[m] {
-                if s == u8::MAX {
-                    break;
-                }
-                if mask & REQUIRED[rule][s as usize] == 0
-                    && let Some(j) = self.jump(y, g, s as usize)
-                {
-                    out.push((k, s, j));
-                }
-            }
-            // `y` is a jump point: as when it enters the open list, a path as good that
-            // already took `m` there (or a better one) makes this one redundant.
-            if out.len() > mark && nodes.covers(y, g, 1 << m) {
-                out.truncate(mark);
-                return None;
-            }
-            if mask & req != 0 {
-                return None;
-            }
-        }
-    }
-
-    fn diagonal(&mut self, x: IVec3, g: u64, m: usize) -> Option<i32> {
-        let d = OFFSETS[m];
-        let rule = self.canon.rule as usize;
-        let req = REQUIRED[rule][m];
-        let (mut y, mut k, mut g) = (x, 0, g);
-        loop {
-            y += d;
-            k += 1;
-            g += self.move_cost[m];
-            self.scanned += 1;
-            if y == self.goal || self.beyond(g, y) {
-                return Some(k);
-            }
-            let mask = self.world.blocked_mask(y, self.pass);
-            if self.forced(m, mask) {
-                return Some(k);
-            }
-            for &s in &SUB_MOVES[m] {
-                if s == u8::MAX {
-                    break;
-                }
-                let s = s as usize;
-                if mask & REQUIRED[rule][s] == 0 && self.jump(y, g, s).is_some() {
-                    return Some(k);
-                }
-            }
-            if mask & req != 0 {
-                return None;
-            }
-        }
     }
 }
 
@@ -559,10 +325,16 @@ pub(crate) struct JumpSearch {
     /// Voxels the jumps stepped over in the current search.
     pub(crate) scanned: u64,
     cache: ScanCache,
-    /// Jump points found by the sub-jumps of one diagonal jump (see `Jumper::diagonal_from`).
-    emits: Vec<(i32, u8, i32)>,
     /// Size and revision of the world the search began on.
     world: (glam::UVec3, u64),
+    /// Steps of the diagonal lines being swept (2-axis, 3-axis): voxel, slot, cost, mask.
+    steps: [Vec<(IVec3, u32, u64, u32)>; 2],
+    /// The `f` of the node being expanded.
+    fmin: u64,
+    /// A sweep reached the goal at `fmin`: the path is optimal, stop sweeping.
+    found: bool,
+    /// Voxels the current expansion may still sweep.
+    left: usize,
 }
 
 impl JumpSearch {
@@ -661,30 +433,6 @@ impl JumpSearch {
         }
     }
 
-    /// Records `y`, reached at cost `g` through `parent` by move `m`, as expanded from `m`
-    /// without passing through the open list (a step of a diagonal jump whose successors the
-    /// jump generated). Its slot, or `None` if `y` is already known at a lower cost (the
-    /// successors through this path are then dominated).
-    #[inline]
-    fn expanded_on_the_way(&mut self, y: IVec3, g: u64, parent: usize, m: usize) -> Option<usize> {
-        let bit = 1u32 << m;
-        let s = self.nodes.slot(y);
-        let (pending, done) = (self.nodes.pending[s], self.nodes.done[s]);
-        if pending | done == 0 || g < self.nodes.g[s] {
-            self.nodes.g[s] = g;
-            self.nodes.parent[s] = parent as u32;
-            self.nodes.pending[s] = 0;
-            self.nodes.done[s] = bit;
-            Some(s)
-        } else if g == self.nodes.g[s] {
-            self.nodes.pending[s] = pending & !bit;
-            self.nodes.done[s] = done | bit;
-            Some(s)
-        } else {
-            None
-        }
-    }
-
     /// Expands at most `budget` more nodes; see [`Pathfinder::advance`](crate::Pathfinder::advance).
     pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> Result<Option<Path>, PathError> {
         let Some(pass) = self.q.pass.filter(|_| !self.q.done) else {
@@ -714,18 +462,14 @@ impl JumpSearch {
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         let rule = q.config.diagonal;
         let mut cache = std::mem::take(&mut self.cache);
-        let mut emits = std::mem::take(&mut self.emits);
         let mut jumper = canon.filter(|_| q.mode == Mode::Jump).map(|canon| Jumper {
-            world,
             cache: &mut cache,
-            pass,
             canon,
             goal: q.goal,
             strict: rule == DiagonalRule::Strict,
             scanned: 0,
             config: q.config,
             weight: q.weight,
-            move_cost: q.move_cost,
             bound: 0,
         });
         let mut left = budget;
@@ -776,9 +520,8 @@ impl JumpSearch {
                     }
                 }
                 Some(jumper) => {
-                    // Jumps stop where `f` exceeds the current minimum: they sweep the search's
-                    // current `f` level (its symmetric paths) and no further. Measured faster
-                    // than unbounded jumps, which rescan whole octants of open space.
+                    // Sweeps stop where `f` exceeds the current minimum: they cover the
+                    // search's current `f` level (its symmetric paths) and no further.
                     jumper.bound = f;
                     let succ = |dirs: u32| {
                         let (mut dirs, mut out) = (dirs, 0);
@@ -790,32 +533,25 @@ impl JumpSearch {
                         out
                     };
                     let mut todo = succ(pending) & !succ(done);
+                    self.fmin = f;
+                    self.found = false;
+                    self.left = SWEEP_BUDGET;
+                    // Moves toward the goal first: a goal in the open ends the sweep early.
+                    let toward = (q.goal - v).signum();
+                    let mut order = [(0i32, 0u8); MOVES];
+                    let mut n = 0;
                     while todo != 0 {
                         let m = todo.trailing_zeros() as usize;
                         todo &= todo - 1;
-                        if axes(m) == 1 {
-                            if let Some(k) = jumper.jump(v, g, m) {
-                                self.relax(v + OFFSETS[m] * k, g + q.move_cost[m] * k as u64, slot, m);
-                            }
-                            continue;
+                        order[n] = (-OFFSETS[m].dot(toward), m as u8);
+                        n += 1;
+                    }
+                    order[..n].sort_unstable();
+                    for &(_, m) in &order[..n] {
+                        if self.found {
+                            break;
                         }
-                        emits.clear();
-                        let end = jumper.diagonal_from(v, g, m, &self.nodes, &mut emits);
-                        // Steps expanded on the way, and the points their sub-jumps found.
-                        let mut at: Option<(i32, Option<usize>)> = None;
-                        for &(k, s, j) in &emits {
-                            let (y, gy) = (v + OFFSETS[m] * k, g + q.move_cost[m] * k as u64);
-                            if at.is_none_or(|(ak, _)| ak != k) {
-                                at = Some((k, self.expanded_on_the_way(y, gy, slot, m)));
-                            }
-                            if let Some((_, Some(ys))) = at {
-                                let s = s as usize;
-                                self.relax(y + OFFSETS[s] * j, gy + q.move_cost[s] * j as u64, ys, s);
-                            }
-                        }
-                        if let Some(k) = end {
-                            self.relax(v + OFFSETS[m] * k, g + q.move_cost[m] * k as u64, slot, m);
-                        }
+                        self.sweep(jumper, world, pass, v, slot, g, m as usize);
                     }
                 }
             }
@@ -825,8 +561,190 @@ impl JumpSearch {
             self.scanned += j.scanned;
         }
         self.cache = cache;
-        self.emits = emits;
         result
+    }
+
+    /// Sweeps the canonical subtree of move `m` from `x` (slot `xs`, cost `g`): every voxel it
+    /// reaches is recorded with its cost; a voxel already reached more cheaply (or as cheaply by
+    /// the same move) ends the branch; forced voxels, the goal and voxels beyond the bound
+    /// enter the open list. A diagonal first runs its own line, then sweeps the sub-moves of
+    /// its steps from the far end back, so that a goal in the open reached at the current `f`
+    /// is found before the whole subtree is swept (and ends the sweep: it is optimal).
+    #[allow(clippy::too_many_arguments)]
+    fn sweep(&mut self, j: &mut Jumper, world: &VoxelWorld, pass: Pass, x: IVec3, xs: usize, g: u64, m: usize) {
+        if m < 6 && j.strict {
+            self.sweep_straight(j, world, pass, x, xs, g, m);
+            return;
+        }
+        let d = OFFSETS[m];
+        let rule = self.q.config.diagonal as usize;
+        let req = REQUIRED[rule][m];
+        let c = self.q.move_cost[m];
+        let bit = 1u32 << m;
+        let diagonal = m >= 6;
+        let mut steps = if diagonal { std::mem::take(&mut self.steps[axes(m) - 2]) } else { Vec::new() };
+        steps.clear();
+        let (mut y, mut gy) = (x, g);
+        loop {
+            y += d;
+            gy += c;
+            j.scanned += 1;
+            if y == self.q.goal {
+                self.relax(y, gy, xs, m);
+                if gy <= self.fmin {
+                    self.found = true;
+                }
+                break;
+            }
+            if j.beyond(gy, y) || self.left == 0 {
+                self.relax(y, gy, xs, m);
+                break;
+            }
+            self.left -= 1;
+            let mask = world.blocked_mask(y, pass);
+            if j.forced(m, mask) {
+                self.relax(y, gy, xs, m);
+                break;
+            }
+            let s = self.nodes.slot(y);
+            let (pending, done) = (self.nodes.pending[s], self.nodes.done[s]);
+            if pending | done == 0 || gy < self.nodes.g[s] {
+                self.nodes.g[s] = gy;
+                self.nodes.parent[s] = xs as u32;
+                self.nodes.pending[s] = 0;
+                self.nodes.done[s] = bit;
+            } else if gy == self.nodes.g[s] && (pending | done) & bit == 0 {
+                self.nodes.done[s] = done | bit;
+            } else {
+                break;
+            }
+            if diagonal {
+                steps.push((y, s as u32, gy, mask));
+            }
+            if mask & req != 0 {
+                break;
+            }
+        }
+        if diagonal {
+            for &(y, s, gy, mask) in steps.iter().rev() {
+                if self.left == 0 && !self.found {
+                    // Out of sweep budget: `y` waits in the open list for its sub-moves.
+                    let s = s as usize;
+                    if self.nodes.g[s] == gy && self.nodes.done[s] & bit != 0 {
+                        self.nodes.done[s] &= !bit;
+                        if self.nodes.pending[s] == 0 {
+                            let f = self.f(gy, y);
+                            self.open.push(f, gy, s as u32);
+                            self.stats.generated += 1;
+                        }
+                        self.nodes.pending[s] |= bit;
+                    }
+                    continue;
+                }
+                for &sm in &SUB_MOVES[m] {
+                    if sm == u8::MAX || self.found {
+                        break;
+                    }
+                    if mask & REQUIRED[rule][sm as usize] == 0 {
+                        self.sweep(j, world, pass, y, s as usize, gy, sm as usize);
+                    }
+                }
+            }
+            self.steps[axes(m) - 2] = steps;
+        }
+    }
+
+    /// [`sweep`](Self::sweep) along a face move under the strict rule: blocked voxels and
+    /// obstacle-edge candidates come 16 at a time from the event masks, so only candidates
+    /// read their neighbourhood.
+    #[allow(clippy::too_many_arguments)]
+    fn sweep_straight(
+        &mut self,
+        j: &mut Jumper,
+        world: &VoxelWorld,
+        pass: Pass,
+        x: IVec3,
+        xs: usize,
+        g: u64,
+        m: usize,
+    ) {
+        let d = OFFSETS[m];
+        let axis = if d.x != 0 {
+            0
+        } else if d.y != 0 {
+            1
+        } else {
+            2
+        };
+        let sign = d[axis];
+        let (ua, va) = LATERAL[axis];
+        let (u0, v0, t0) = (x[ua], x[va], x[axis]);
+        let c = self.q.move_cost[m];
+        let bit = 1u32 << m;
+        let goal = self.q.goal;
+        let goal_k = if goal[ua] == u0 && goal[va] == v0 && (goal[axis] - t0) * sign > 0 {
+            (goal[axis] - t0) * sign
+        } else {
+            i32::MAX
+        };
+        let mut k = 0; // voxels 1..=k done
+        loop {
+            let t = t0 + sign * (k + 1);
+            let first = if sign > 0 { t & 15 } else { 15 - (t & 15) };
+            let events = j.cache.events(world, axis, sign < 0, t >> 4, u0, v0);
+            let (centre, cand) = ((events as u16) >> first, (events >> 16) as u16 >> first);
+            let n = 16 - first;
+            // Voxels k+1 ..= k+free are free; the one after (if in this segment) is blocked.
+            let free = (centre.trailing_zeros() as i32).min(n);
+            // Past the f bound from `stop` on (f is convex along a line).
+            let mut stop = k + free + 1;
+            if j.beyond(g + c * (k + free) as u64, x + d * (k + free)) {
+                let (mut lo, mut hi) = (k + 1, k + free);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if j.beyond(g + c * mid as u64, x + d * mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                stop = lo;
+            }
+            let stop = stop.min(goal_k);
+            for i in 0..free {
+                let kk = k + 1 + i;
+                let (y, gy) = (x + d * kk, g + c * kk as u64);
+                j.scanned += 1;
+                if kk == stop || self.left == 0 {
+                    self.relax(y, gy, xs, m);
+                    if kk == goal_k && gy <= self.fmin {
+                        self.found = true;
+                    }
+                    return;
+                }
+                self.left -= 1;
+                if cand >> i & 1 != 0 && j.canon.forced(m, world.blocked_mask(y, pass)) != 0 {
+                    self.relax(y, gy, xs, m);
+                    return;
+                }
+                let s = self.nodes.slot(y);
+                let (pending, done) = (self.nodes.pending[s], self.nodes.done[s]);
+                if pending | done == 0 || gy < self.nodes.g[s] {
+                    self.nodes.g[s] = gy;
+                    self.nodes.parent[s] = xs as u32;
+                    self.nodes.pending[s] = 0;
+                    self.nodes.done[s] = bit;
+                } else if gy == self.nodes.g[s] && (pending | done) & bit == 0 {
+                    self.nodes.done[s] = done | bit;
+                } else {
+                    return;
+                }
+            }
+            if free < n {
+                return;
+            }
+            k += free;
+        }
     }
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize) -> Path {
