@@ -129,18 +129,35 @@ const NO_PARENT: u32 = u32::MAX;
 /// an expansion on an `f` plateau short, so ties are broken depth first as in A*.
 const SWEEP_BUDGET: usize = 4096;
 
+/// The search state of one voxel.
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    g: u64,
+    parent: u32,
+    /// Incoming directions (bit `d`, or [`START`]) waiting to be expanded at cost `g`.
+    pending: u32,
+    /// Incoming directions already expanded (or swept through) at cost `g`. `pending | done ==
+    /// 0`: untouched.
+    done: u32,
+    /// Moves whose subtrees from this voxel at cost `g` are swept (or being swept). A branch
+    /// passing through at `g` sweeps only the natural moves that are neither swept nor
+    /// natural moves of a pending direction (whose expansion will sweep them).
+    swept: u32,
+}
+
+impl Default for Cell {
+    fn default() -> Self {
+        Self { g: 0, parent: NO_PARENT, pending: 0, done: 0, swept: 0 }
+    }
+}
+
 /// Node state paged by 8^3 blocks of voxels, handed out on first touch; a stamp per block says
 /// whether its page belongs to the current search, so a new search starts for free.
 #[derive(Debug, Default, Clone)]
 struct Nodes {
     pages: PageTable<PAGE_SHIFT>,
     origin: Vec<IVec3>,
-    g: Vec<u64>,
-    parent: Vec<u32>,
-    /// Incoming directions (bit `d`, or [`START`]) waiting to be expanded at cost `g`.
-    pending: Vec<u32>,
-    /// Incoming directions already expanded at cost `g`. `pending | done == 0`: untouched.
-    done: Vec<u32>,
+    cells: Vec<Cell>,
 }
 
 impl Nodes {
@@ -160,17 +177,40 @@ impl Nodes {
     #[cold]
     fn new_page(&mut self, page: usize, origin: IVec3) {
         let start = page * PAGE_VOXELS;
-        if self.pending.len() < start + PAGE_VOXELS {
+        if self.cells.len() < start + PAGE_VOXELS {
             let n = start + PAGE_VOXELS;
-            self.g.resize(n, 0);
-            self.parent.resize(n, NO_PARENT);
-            self.pending.resize(n, 0);
-            self.done.resize(n, 0);
+            self.cells.resize(n, Cell::default());
             self.origin.push(origin);
         } else {
-            self.pending[start..start + PAGE_VOXELS].fill(0);
-            self.done[start..start + PAGE_VOXELS].fill(0);
+            self.cells[start..start + PAGE_VOXELS].fill(Cell::default());
             self.origin[page] = origin;
+        }
+    }
+
+    /// Records a sweep through `slot` at cost `g` by move `m`, from `parent`: the natural
+    /// moves of `m` whose subtrees are still to sweep from there (none if the voxel is known at
+    /// a lower cost, or at `g` with those subtrees already covered: the branch ends).
+    #[inline]
+    fn visit(&mut self, slot: usize, g: u64, parent: usize, m: usize) -> u32 {
+        let c = &mut self.cells[slot];
+        if c.pending | c.done == 0 || g < c.g {
+            *c = Cell { g, parent: parent as u32, pending: 0, done: 1 << m, swept: NATURAL[m] };
+            NATURAL[m]
+        } else if g == c.g {
+            let mut covered = c.swept;
+            let mut p = c.pending;
+            while p != 0 {
+                covered |= NATURAL[p.trailing_zeros() as usize];
+                p &= p - 1;
+            }
+            let todo = NATURAL[m] & !covered;
+            if todo != 0 {
+                c.done |= 1 << m;
+                c.swept |= todo;
+            }
+            todo
+        } else {
+            0
         }
     }
 
@@ -182,7 +222,7 @@ impl Nodes {
     }
 
     fn heap_bytes(&self) -> usize {
-        self.pages.heap_bytes() + self.origin.capacity() * 12 + self.g.capacity() * 20
+        self.pages.heap_bytes() + self.origin.capacity() * 12 + self.cells.capacity() * std::mem::size_of::<Cell>()
     }
 }
 
@@ -259,6 +299,24 @@ const fn sub_moves() -> [[u8; 6]; MOVES] {
 }
 const SUB_MOVES: [[u8; 6]; MOVES] = sub_moves();
 
+/// The natural moves of each move (itself and its sub-moves) as a move mask; all moves for
+/// [`START`].
+const fn natural_moves() -> [u32; MOVES + 1] {
+    let mut out = [(1 << MOVES) - 1; MOVES + 1];
+    let mut m = 0;
+    while m < MOVES {
+        out[m] = 1 << m;
+        let mut i = 0;
+        while i < 6 && SUB_MOVES[m][i] != u8::MAX {
+            out[m] |= 1 << SUB_MOVES[m][i];
+            i += 1;
+        }
+        m += 1;
+    }
+    out
+}
+const NATURAL: [u32; MOVES + 1] = natural_moves();
+
 /// Everything a sweep reads.
 struct Jumper<'a> {
     cache: &'a mut ScanCache,
@@ -327,8 +385,9 @@ pub(crate) struct JumpSearch {
     cache: ScanCache,
     /// Size and revision of the world the search began on.
     world: (glam::UVec3, u64),
-    /// Steps of the diagonal lines being swept (2-axis, 3-axis): voxel, slot, cost, mask.
-    steps: [Vec<(IVec3, u32, u64, u32)>; 2],
+    /// Steps of the diagonal lines being swept (2-axis, 3-axis): voxel, slot, cost, mask, and
+    /// the sub-moves still to sweep from there.
+    steps: [Vec<(IVec3, u32, u64, u32, u32)>; 2],
     /// The `f` of the node being expanded.
     fmin: u64,
     /// A sweep reached the goal at `fmin`: the path is optimal, stop sweeping.
@@ -384,9 +443,7 @@ impl JumpSearch {
             self.cache.reset(world, pass);
         }
         let slot = self.nodes.slot(start);
-        self.nodes.g[slot] = 0;
-        self.nodes.parent[slot] = NO_PARENT;
-        self.nodes.pending[slot] = 1 << START;
+        self.nodes.cells[slot] = Cell { g: 0, parent: NO_PARENT, pending: 1 << START, done: 0, swept: 0 };
         self.open.push(self.f(0, start), 0, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
@@ -411,21 +468,18 @@ impl JumpSearch {
     /// Records a path to `y` of cost `g` through `parent`, entering by move `m`.
     #[inline]
     fn relax(&mut self, y: IVec3, g: u64, parent: usize, m: usize) {
-        let dir = if self.q.mode == Mode::Jump { 1u32 << m } else { 1 << START };
+        let d = if self.q.mode == Mode::Jump { m } else { START };
         let s = self.nodes.slot(y);
-        let (pending, done) = (self.nodes.pending[s], self.nodes.done[s]);
-        if pending | done == 0 || g < self.nodes.g[s] {
-            self.nodes.g[s] = g;
-            self.nodes.parent[s] = parent as u32;
-            self.nodes.pending[s] = dir;
-            self.nodes.done[s] = 0;
+        let c = self.nodes.cells[s];
+        if c.pending | c.done == 0 || g < c.g {
+            self.nodes.cells[s] = Cell { g, parent: parent as u32, pending: 1 << d, done: 0, swept: 0 };
             let f = self.f(g, y);
             self.open.push(f, g, s as u32);
             self.stats.generated += 1;
-        } else if g == self.nodes.g[s] && (pending | done) & dir == 0 {
+        } else if g == c.g && (c.pending | c.done) & 1 << d == 0 {
             // Same cost from a new direction: its successors must be tried too.
-            self.nodes.pending[s] |= dir;
-            if pending == 0 {
+            self.nodes.cells[s].pending |= 1 << d;
+            if c.pending == 0 {
                 let f = self.f(g, y);
                 self.open.push(f, g, s as u32);
                 self.stats.generated += 1;
@@ -478,8 +532,8 @@ impl JumpSearch {
                 break Err(PathError::Unreachable { expanded: self.stats.expanded });
             };
             let slot = slot as usize;
-            let pending = self.nodes.pending[slot];
-            let g = self.nodes.g[slot];
+            let pending = self.nodes.cells[slot].pending;
+            let g = self.nodes.cells[slot].g;
             let v = self.nodes.voxel(slot);
             // Stale entries: expanded since, or pushed with a larger `g` (so a larger `f`).
             if pending == 0 || self.f(g, v) != f {
@@ -498,9 +552,9 @@ impl JumpSearch {
             self.open.pop();
             left -= 1;
             self.stats.expanded += 1;
-            let done = self.nodes.done[slot];
-            self.nodes.pending[slot] = 0;
-            self.nodes.done[slot] = done | pending;
+            let done = self.nodes.cells[slot].done;
+            self.nodes.cells[slot].pending = 0;
+            self.nodes.cells[slot].done = done | pending;
             let mask = world.blocked_mask(v, pass);
             match jumper.as_mut() {
                 None => {
@@ -532,7 +586,8 @@ impl JumpSearch {
                         }
                         out
                     };
-                    let mut todo = succ(pending) & !succ(done);
+                    let mut todo = succ(pending) & !self.nodes.cells[slot].swept;
+                    self.nodes.cells[slot].swept |= todo;
                     self.fmin = f;
                     self.found = false;
                     self.left = SWEEP_BUDGET;
@@ -607,37 +662,27 @@ impl JumpSearch {
                 break;
             }
             let s = self.nodes.slot(y);
-            let (pending, done) = (self.nodes.pending[s], self.nodes.done[s]);
-            if pending | done == 0 || gy < self.nodes.g[s] {
-                self.nodes.g[s] = gy;
-                self.nodes.parent[s] = xs as u32;
-                self.nodes.pending[s] = 0;
-                self.nodes.done[s] = bit;
-            } else if gy == self.nodes.g[s] && (pending | done) & bit == 0 {
-                self.nodes.done[s] = done | bit;
-            } else {
-                break;
+            let todo = self.nodes.visit(s, gy, xs, m);
+            if diagonal && todo & !bit != 0 {
+                steps.push((y, s as u32, gy, mask, todo & !bit));
             }
-            if diagonal {
-                steps.push((y, s as u32, gy, mask));
-            }
-            if mask & req != 0 {
+            if todo & bit == 0 || mask & req != 0 {
                 break;
             }
         }
         if diagonal {
-            for &(y, s, gy, mask) in steps.iter().rev() {
+            for &(y, s, gy, mask, subs) in steps.iter().rev() {
                 if self.left == 0 && !self.found {
                     // Out of sweep budget: `y` waits in the open list for its sub-moves.
                     let s = s as usize;
-                    if self.nodes.g[s] == gy && self.nodes.done[s] & bit != 0 {
-                        self.nodes.done[s] &= !bit;
-                        if self.nodes.pending[s] == 0 {
+                    if self.nodes.cells[s].g == gy && self.nodes.cells[s].swept & subs == subs {
+                        self.nodes.cells[s].swept &= !subs;
+                        if self.nodes.cells[s].pending == 0 {
                             let f = self.f(gy, y);
                             self.open.push(f, gy, s as u32);
                             self.stats.generated += 1;
                         }
-                        self.nodes.pending[s] |= bit;
+                        self.nodes.cells[s].pending |= bit;
                     }
                     continue;
                 }
@@ -645,7 +690,7 @@ impl JumpSearch {
                     if sm == u8::MAX || self.found {
                         break;
                     }
-                    if mask & REQUIRED[rule][sm as usize] == 0 {
+                    if subs & 1 << sm != 0 && mask & REQUIRED[rule][sm as usize] == 0 {
                         self.sweep(j, world, pass, y, s as usize, gy, sm as usize);
                     }
                 }
@@ -680,7 +725,6 @@ impl JumpSearch {
         let (ua, va) = LATERAL[axis];
         let (u0, v0, t0) = (x[ua], x[va], x[axis]);
         let c = self.q.move_cost[m];
-        let bit = 1u32 << m;
         let goal = self.q.goal;
         let goal_k = if goal[ua] == u0 && goal[va] == v0 && (goal[axis] - t0) * sign > 0 {
             (goal[axis] - t0) * sign
@@ -728,15 +772,7 @@ impl JumpSearch {
                     return;
                 }
                 let s = self.nodes.slot(y);
-                let (pending, done) = (self.nodes.pending[s], self.nodes.done[s]);
-                if pending | done == 0 || gy < self.nodes.g[s] {
-                    self.nodes.g[s] = gy;
-                    self.nodes.parent[s] = xs as u32;
-                    self.nodes.pending[s] = 0;
-                    self.nodes.done[s] = bit;
-                } else if gy == self.nodes.g[s] && (pending | done) & bit == 0 {
-                    self.nodes.done[s] = done | bit;
-                } else {
+                if self.nodes.visit(s, gy, xs, m) == 0 {
                     return;
                 }
             }
@@ -750,7 +786,7 @@ impl JumpSearch {
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize) -> Path {
         let mut corners = vec![goal_slot];
         while let Some(&s) = corners.last() {
-            let p = self.nodes.parent[s];
+            let p = self.nodes.cells[s].parent;
             if p == NO_PARENT {
                 break;
             }
@@ -769,6 +805,6 @@ impl JumpSearch {
         }
         let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
-        Path { voxels, points, cost: self.nodes.g[goal_slot], length, stats: self.stats }
+        Path { voxels, points, cost: self.nodes.cells[goal_slot].g, length, stats: self.stats }
     }
 }
