@@ -394,6 +394,8 @@ pub(crate) struct JumpSearch {
     found: bool,
     /// Voxels the current expansion may still sweep.
     left: usize,
+    /// [`SWEEP_BUDGET`], lowered by tests to exercise the waiting rest of a sweep.
+    sweep_budget: usize,
 }
 
 impl JumpSearch {
@@ -435,6 +437,7 @@ impl JumpSearch {
         };
         self.stats = SearchStats::default();
         self.scanned = 0;
+        self.sweep_budget = SWEEP_BUDGET;
         self.world = (world.dims(), world.revision());
         // Exact searches with a consistent heuristic pop `f` in non-decreasing order.
         self.open.clear(weight <= 100 && config.heuristic != crate::Heuristic::Manhattan);
@@ -590,7 +593,7 @@ impl JumpSearch {
                     self.nodes.cells[slot].swept |= todo;
                     self.fmin = f;
                     self.found = false;
-                    self.left = SWEEP_BUDGET;
+                    self.left = self.sweep_budget;
                     // Moves toward the goal first: a goal in the open ends the sweep early.
                     let toward = (q.goal - v).signum();
                     let mut order = [(0i32, 0u8); MOVES];
@@ -806,5 +809,63 @@ impl JumpSearch {
         let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
         Path { voxels, points, cost: self.nodes.cells[goal_slot].g, length, stats: self.stats }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Voxel;
+
+    /// With a sweep budget of a few voxels, nearly every sweep leaves its rest waiting in the
+    /// open list: the costs must still equal plain A*'s (itself checked against Dijkstra).
+    #[test]
+    fn sweeps_cut_short_by_the_budget_stay_optimal() {
+        let mut seed = 0x5EED_5EEDu64;
+        let mut next = |n: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as u32 % n
+        };
+        let (mut jps, mut astar) = (JumpSearch::default(), JumpSearch::default());
+        let mut compared = 0;
+        for world_index in 0..300 {
+            let dims = glam::UVec3::new(6 + next(10), 6 + next(8), 6 + next(10));
+            let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, dims).unwrap();
+            let density = 5 + next(30);
+            for z in 0..dims.z as i32 {
+                for y in 0..dims.y as i32 {
+                    for x in 0..dims.x as i32 {
+                        if next(100) < density {
+                            world.set(IVec3::new(x, y, z), Voxel::Solid).unwrap();
+                        }
+                    }
+                }
+            }
+            let rule = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][world_index % 3];
+            let costs = if world_index % 2 == 0 { crate::CostModel::GAME } else { crate::CostModel::PRECISE };
+            let config = SearchConfig { diagonal: rule, costs, ..Default::default() };
+            let pick = |next: &mut dyn FnMut(u32) -> u32| {
+                IVec3::new(next(dims.x) as i32, next(dims.y) as i32, next(dims.z) as i32)
+            };
+            for _ in 0..6 {
+                let (start, goal) = (pick(&mut next), pick(&mut next));
+                if world.is_blocked(start) || world.is_blocked(goal) || start == goal {
+                    continue;
+                }
+                jps.begin(&world, start, goal, &config, true, 100);
+                jps.sweep_budget = 1 + world_index % 4;
+                astar.begin(&world, start, goal, &config, false, 100);
+                let (a, b) = (jps.advance(&world, usize::MAX), astar.advance(&world, usize::MAX));
+                match (a, b) {
+                    (Ok(Some(a)), Ok(Some(b))) => {
+                        assert_eq!(a.cost, b.cost, "world {world_index} {rule:?} {start} -> {goal}");
+                        compared += 1;
+                    }
+                    (Err(PathError::Unreachable { .. }), Err(PathError::Unreachable { .. })) => {}
+                    (a, b) => panic!("world {world_index} {start} -> {goal}: {a:?} vs {b:?}"),
+                }
+            }
+        }
+        assert!(compared > 500, "compared {compared}");
     }
 }
