@@ -349,6 +349,18 @@ impl Jumper<'_> {
     }
 }
 
+/// A step of a diagonal line being swept, waiting for its sub-moves.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    voxel: IVec3,
+    slot: u32,
+    g: u64,
+    /// Its neighbourhood mask.
+    mask: u32,
+    /// The sub-moves still to sweep from it.
+    subs: u32,
+}
+
 /// How the engine generates successors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Mode {
@@ -385,9 +397,8 @@ pub(crate) struct JumpSearch {
     cache: ScanCache,
     /// Size and revision of the world the search began on.
     world: (glam::UVec3, u64),
-    /// Steps of the diagonal lines being swept (2-axis, 3-axis): voxel, slot, cost, mask, and
-    /// the sub-moves still to sweep from there.
-    steps: [Vec<(IVec3, u32, u64, u32, u32)>; 2],
+    /// Steps of the diagonal lines being swept (2-axis, 3-axis).
+    steps: [Vec<Step>; 2],
     /// The `f` of the node being expanded.
     fmin: u64,
     /// A sweep reached the goal at `fmin`: the path is optimal, stop sweeping.
@@ -667,14 +678,14 @@ impl JumpSearch {
             let s = self.nodes.slot(y);
             let todo = self.nodes.visit(s, gy, xs, m);
             if diagonal && todo & !bit != 0 {
-                steps.push((y, s as u32, gy, mask, todo & !bit));
+                steps.push(Step { voxel: y, slot: s as u32, g: gy, mask, subs: todo & !bit });
             }
             if todo & bit == 0 || mask & req != 0 {
                 break;
             }
         }
         if diagonal {
-            for &(y, s, gy, mask, subs) in steps.iter().rev() {
+            for &Step { voxel: y, slot: s, g: gy, mask, subs } in steps.iter().rev() {
                 if self.left == 0 && !self.found {
                     // Out of sweep budget: `y` waits in the open list for its sub-moves.
                     let s = s as usize;
