@@ -124,30 +124,50 @@ impl OpenList {
 const PAGE_SHIFT: i32 = 3;
 const PAGE_MASK: i32 = (1 << PAGE_SHIFT) - 1;
 const PAGE_VOXELS: usize = 1 << (3 * PAGE_SHIFT);
-const NO_PARENT: u32 = u32::MAX;
 /// Voxels one expansion may sweep before the rest of its sweep waits in the open list: keeps
 /// an expansion on an `f` plateau short, so ties are broken depth first as in A*.
 const SWEEP_BUDGET: usize = 4096;
 
-/// The search state of one voxel.
+/// Bits 0-25 of [`Cell::swept`]: moves.
+const MOVE_BITS: u32 = (1 << MOVES) - 1;
+/// Bit 26 of [`Cell::swept`] in plain A*: the voxel was expanded at cost `g`.
+const EXPANDED: u32 = 1 << MOVES;
+/// [`Cell::swept`] holds the move that reached the voxel at cost `g` from this bit on.
+const IN_SHIFT: u32 = 27;
+/// The incoming move of the start.
+const NO_MOVE: u32 = 31;
+
+/// The search state of one voxel (16 bytes).
 #[derive(Debug, Clone, Copy)]
 struct Cell {
+    /// Best known cost; `u64::MAX`: untouched.
     g: u64,
-    parent: u32,
     /// Incoming directions (bit `d`, or [`START`]) waiting to be expanded at cost `g`.
     pending: u32,
-    /// Incoming directions already expanded (or swept through) at cost `g`. `pending | done ==
-    /// 0`: untouched.
-    done: u32,
-    /// Moves whose subtrees from this voxel at cost `g` are swept (or being swept). A branch
-    /// passing through at `g` sweeps only the natural moves that are neither swept nor
-    /// natural moves of a pending direction (whose expansion will sweep them).
+    /// Moves whose subtrees from this voxel at cost `g` are swept (or being swept), bits 0-25.
+    /// A branch passing through at `g` sweeps only the natural moves that are neither swept
+    /// nor natural moves of a pending direction (whose expansion will sweep them). Then
+    /// [`EXPANDED`], and the move that reached the voxel at `g` from bit [`IN_SHIFT`] on: the
+    /// voxel it came from is known at a cost at most `g` minus that move's cost, so following
+    /// these moves back from the goal retraces an optimal path.
     swept: u32,
 }
 
 impl Default for Cell {
     fn default() -> Self {
-        Self { g: 0, parent: NO_PARENT, pending: 0, done: 0, swept: 0 }
+        Self { g: u64::MAX, pending: 0, swept: 0 }
+    }
+}
+
+impl Cell {
+    #[inline]
+    fn reached(g: u64, pending: u32, swept: u32, m: u32) -> Self {
+        Self { g, pending, swept: swept | m << IN_SHIFT }
+    }
+
+    #[inline]
+    fn in_move(self) -> u32 {
+        self.swept >> IN_SHIFT
     }
 }
 
@@ -187,14 +207,14 @@ impl Nodes {
         }
     }
 
-    /// Records a sweep through `slot` at cost `g` by move `m`, from `parent`: the natural
+    /// Records a sweep through `slot` at cost `g` by move `m`: the natural
     /// moves of `m` whose subtrees are still to sweep from there (none if the voxel is known at
     /// a lower cost, or at `g` with those subtrees already covered: the branch ends).
     #[inline]
-    fn visit(&mut self, slot: usize, g: u64, parent: usize, m: usize) -> u32 {
+    fn visit(&mut self, slot: usize, g: u64, m: usize) -> u32 {
         let c = &mut self.cells[slot];
-        if c.pending | c.done == 0 || g < c.g {
-            *c = Cell { g, parent: parent as u32, pending: 0, done: 1 << m, swept: NATURAL[m] };
+        if g < c.g {
+            *c = Cell::reached(g, 0, NATURAL[m], m as u32);
             NATURAL[m]
         } else if g == c.g {
             let mut covered = c.swept;
@@ -204,14 +224,17 @@ impl Nodes {
                 p &= p - 1;
             }
             let todo = NATURAL[m] & !covered;
-            if todo != 0 {
-                c.done |= 1 << m;
-                c.swept |= todo;
-            }
+            c.swept |= todo;
             todo
         } else {
             0
         }
+    }
+
+    /// The slot of `v`, if its page belongs to the current search.
+    #[inline]
+    fn find(&self, v: IVec3) -> Option<usize> {
+        self.pages.find(v).map(|page| page * PAGE_VOXELS + PageTable::<PAGE_SHIFT>::local(v))
     }
 
     #[inline]
@@ -457,7 +480,7 @@ impl JumpSearch {
             self.cache.reset(world, pass);
         }
         let slot = self.nodes.slot(start);
-        self.nodes.cells[slot] = Cell { g: 0, parent: NO_PARENT, pending: 1 << START, done: 0, swept: 0 };
+        self.nodes.cells[slot] = Cell::reached(0, 1 << START, 0, NO_MOVE);
         self.open.push(self.f(0, start), 0, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
@@ -481,16 +504,17 @@ impl JumpSearch {
 
     /// Records a path to `y` of cost `g` through `parent`, entering by move `m`.
     #[inline]
-    fn relax(&mut self, y: IVec3, g: u64, parent: usize, m: usize) {
-        let d = if self.q.mode == Mode::Jump { m } else { START };
+    fn relax(&mut self, y: IVec3, g: u64, m: usize) {
+        let plain = self.q.mode == Mode::Plain;
+        let d = if plain { START } else { m };
         let s = self.nodes.slot(y);
         let c = self.nodes.cells[s];
-        if c.pending | c.done == 0 || g < c.g {
-            self.nodes.cells[s] = Cell { g, parent: parent as u32, pending: 1 << d, done: 0, swept: 0 };
+        if g < c.g {
+            self.nodes.cells[s] = Cell::reached(g, 1 << d, 0, m as u32);
             let f = self.f(g, y);
             self.open.push(f, g, s as u32);
             self.stats.generated += 1;
-        } else if g == c.g && (c.pending | c.done) & 1 << d == 0 {
+        } else if g == c.g && c.pending & 1 << d == 0 && !(plain && c.swept & EXPANDED != 0) {
             // Same cost from a new direction: its successors must be tried too.
             self.nodes.cells[s].pending |= 1 << d;
             if c.pending == 0 {
@@ -566,15 +590,14 @@ impl JumpSearch {
             self.open.pop();
             left -= 1;
             self.stats.expanded += 1;
-            let done = self.nodes.cells[slot].done;
             self.nodes.cells[slot].pending = 0;
-            self.nodes.cells[slot].done = done | pending;
             let mask = world.blocked_mask(v, pass);
             match jumper.as_mut() {
                 None => {
-                    if done != 0 {
+                    if self.nodes.cells[slot].swept & EXPANDED != 0 {
                         continue;
                     }
+                    self.nodes.cells[slot].swept |= EXPANDED;
                     let mut legal = crate::grid::moves::legal_moves(mask, rule);
                     while legal != 0 {
                         let m = legal.trailing_zeros() as usize;
@@ -584,7 +607,7 @@ impl JumpSearch {
                         if q.weighted_media {
                             cost = cost * u64::from(q.config.media.weight(world.get(n)).unwrap_or(100)) / 100;
                         }
-                        self.relax(n, g + cost, slot, m);
+                        self.relax(n, g + cost, m);
                     }
                 }
                 Some(jumper) => {
@@ -600,7 +623,7 @@ impl JumpSearch {
                         }
                         out
                     };
-                    let mut todo = succ(pending) & !self.nodes.cells[slot].swept;
+                    let mut todo = succ(pending) & !self.nodes.cells[slot].swept & MOVE_BITS;
                     self.nodes.cells[slot].swept |= todo;
                     self.fmin = f;
                     self.found = false;
@@ -620,7 +643,7 @@ impl JumpSearch {
                         if self.found {
                             break;
                         }
-                        self.sweep(jumper, world, pass, v, slot, g, m as usize);
+                        self.sweep(jumper, world, pass, v, g, m as usize);
                     }
                 }
             }
@@ -633,16 +656,16 @@ impl JumpSearch {
         result
     }
 
-    /// Sweeps the canonical subtree of move `m` from `x` (slot `xs`, cost `g`): every voxel it
+    /// Sweeps the canonical subtree of move `m` from `x` (at cost `g`): every voxel it
     /// reaches is recorded with its cost; a voxel already reached more cheaply (or as cheaply by
     /// the same move) ends the branch; forced voxels, the goal and voxels beyond the bound
     /// enter the open list. A diagonal first runs its own line, then sweeps the sub-moves of
     /// its steps from the far end back, so that a goal in the open reached at the current `f`
     /// is found before the whole subtree is swept (and ends the sweep: it is optimal).
     #[allow(clippy::too_many_arguments)]
-    fn sweep(&mut self, j: &mut Jumper, world: &VoxelWorld, pass: Pass, x: IVec3, xs: usize, g: u64, m: usize) {
+    fn sweep(&mut self, j: &mut Jumper, world: &VoxelWorld, pass: Pass, x: IVec3, g: u64, m: usize) {
         if m < 6 && j.strict {
-            self.sweep_straight(j, world, pass, x, xs, g, m);
+            self.sweep_straight(j, world, pass, x, g, m);
             return;
         }
         let d = OFFSETS[m];
@@ -659,24 +682,24 @@ impl JumpSearch {
             gy += c;
             j.scanned += 1;
             if y == self.q.goal {
-                self.relax(y, gy, xs, m);
+                self.relax(y, gy, m);
                 if gy <= self.fmin {
                     self.found = true;
                 }
                 break;
             }
             if j.beyond(gy, y) || self.left == 0 {
-                self.relax(y, gy, xs, m);
+                self.relax(y, gy, m);
                 break;
             }
             self.left -= 1;
             let mask = world.blocked_mask(y, pass);
             if j.forced(m, mask) {
-                self.relax(y, gy, xs, m);
+                self.relax(y, gy, m);
                 break;
             }
             let s = self.nodes.slot(y);
-            let todo = self.nodes.visit(s, gy, xs, m);
+            let todo = self.nodes.visit(s, gy, m);
             if diagonal && todo & !bit != 0 {
                 steps.push(Step { voxel: y, slot: s as u32, g: gy, mask, subs: todo & !bit });
             }
@@ -705,7 +728,7 @@ impl JumpSearch {
                         break;
                     }
                     if subs & 1 << sm != 0 && mask & REQUIRED[rule][sm as usize] == 0 {
-                        self.sweep(j, world, pass, y, s as usize, gy, sm as usize);
+                        self.sweep(j, world, pass, y, gy, sm as usize);
                     }
                 }
             }
@@ -717,16 +740,7 @@ impl JumpSearch {
     /// obstacle-edge candidates come 16 at a time from the event masks, so only candidates
     /// read their neighbourhood.
     #[allow(clippy::too_many_arguments)]
-    fn sweep_straight(
-        &mut self,
-        j: &mut Jumper,
-        world: &VoxelWorld,
-        pass: Pass,
-        x: IVec3,
-        xs: usize,
-        g: u64,
-        m: usize,
-    ) {
+    fn sweep_straight(&mut self, j: &mut Jumper, world: &VoxelWorld, pass: Pass, x: IVec3, g: u64, m: usize) {
         let d = OFFSETS[m];
         let axis = if d.x != 0 {
             0
@@ -774,7 +788,7 @@ impl JumpSearch {
                 let (y, gy) = (x + d * kk, g + c * kk as u64);
                 j.scanned += 1;
                 if kk == stop || self.left == 0 {
-                    self.relax(y, gy, xs, m);
+                    self.relax(y, gy, m);
                     if kk == goal_k && gy <= self.fmin {
                         self.found = true;
                     }
@@ -782,11 +796,11 @@ impl JumpSearch {
                 }
                 self.left -= 1;
                 if cand >> i & 1 != 0 && j.canon.forced(m, world.blocked_mask(y, pass)) != 0 {
-                    self.relax(y, gy, xs, m);
+                    self.relax(y, gy, m);
                     return;
                 }
                 let s = self.nodes.slot(y);
-                if self.nodes.visit(s, gy, xs, m) == 0 {
+                if self.nodes.visit(s, gy, m) == 0 {
                     return;
                 }
             }
@@ -798,25 +812,19 @@ impl JumpSearch {
     }
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize) -> Path {
-        let mut corners = vec![goal_slot];
-        while let Some(&s) = corners.last() {
-            let p = self.nodes.cells[s].parent;
-            if p == NO_PARENT {
+        let mut voxels = vec![self.q.goal];
+        let mut slot = goal_slot;
+        loop {
+            let m = self.nodes.cells[slot].in_move();
+            if m == NO_MOVE {
                 break;
             }
-            corners.push(p as usize);
+            let v = *voxels.last().expect("not empty") - OFFSETS[m as usize];
+            voxels.push(v);
+            slot = self.nodes.find(v).expect("the voxel a move came from was reached");
         }
-        corners.reverse();
-        let mut voxels = vec![self.q.start];
-        for pair in corners.windows(2) {
-            let (a, b) = (self.nodes.voxel(pair[0]), self.nodes.voxel(pair[1]));
-            let d = (b - a).signum();
-            let mut v = a;
-            while v != b {
-                v += d;
-                voxels.push(v);
-            }
-        }
+        voxels.reverse();
+        debug_assert_eq!(voxels.first(), Some(&self.q.start));
         let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
         Path { voxels, points, cost: self.nodes.cells[goal_slot].g, length, stats: self.stats }
