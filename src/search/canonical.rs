@@ -20,6 +20,7 @@
 use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes, bit};
 use crate::search::config::{CostModel, DiagonalRule};
 use glam::IVec3;
+use std::sync::{Arc, Mutex};
 
 /// Pseudo-direction of a voxel entered by no move (the start): every legal move survives.
 pub(crate) const START: usize = MOVES;
@@ -111,6 +112,23 @@ impl Canon {
             range[di] = (first as u16, candidates.len() as u16);
         }
         Self { rule, costs, natural, candidates, range, relevant }
+    }
+
+    /// The tables for `rule` and `costs`, built once per process and shared (building them
+    /// takes about a third of a millisecond, more than many whole searches).
+    pub(crate) fn shared(rule: DiagonalRule, costs: CostModel) -> Arc<Self> {
+        static BUILT: Mutex<Vec<Arc<Canon>>> = Mutex::new(Vec::new());
+        let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(c) = built.iter().find(|c| c.rule == rule && c.costs == costs) {
+            return Arc::clone(c);
+        }
+        let c = Arc::new(Self::new(rule, costs));
+        // A program with many cost models keeps only the latest few.
+        if built.len() >= 16 {
+            built.remove(0);
+        }
+        built.push(Arc::clone(&c));
+        c
     }
 
     /// Masks (relative to `x`) of the better replacements of `p -> x -> n` for `d`, `e`.

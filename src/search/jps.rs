@@ -413,7 +413,7 @@ pub(crate) struct JumpSearch {
     nodes: Nodes,
     open: OpenList,
     stats: SearchStats,
-    canon: Option<Canon>,
+    canon: Option<std::sync::Arc<Canon>>,
     q: Query,
     /// Voxels the jumps stepped over in the current search.
     pub(crate) scanned: u64,
@@ -452,7 +452,7 @@ impl JumpSearch {
         if mode == Mode::Jump
             && self.canon.as_ref().is_none_or(|c| c.rule != config.diagonal || c.costs != config.costs)
         {
-            self.canon = Some(Canon::new(config.diagonal, config.costs));
+            self.canon = Some(Canon::shared(config.diagonal, config.costs));
         }
         let mut move_cost = [0; MOVES];
         for (m, c) in move_cost.iter_mut().enumerate() {
@@ -535,7 +535,7 @@ impl JumpSearch {
             return Err(PathError::WorldChanged);
         }
         let canon = self.canon.take();
-        let out = self.run(world, pass, canon.as_ref(), budget);
+        let out = self.run(world, pass, canon.as_deref(), budget);
         self.canon = canon;
         if !matches!(out, Ok(None)) {
             self.q.done = true;
