@@ -1,7 +1,7 @@
 //! Straight-scan events along all three axes (jump point search), read lazily from a
 //! [`VoxelWorld`] chunk by chunk for one query's media.
 //!
-//! A straight jump asks, 16 voxels at a time, which voxels of its row are blocked and which
+//! A straight sweep asks, 16 voxels at a time, which voxels of its row are blocked and which
 //! are *candidates*: voxels `x` (entered from the previous voxel `p` of the row) with a lateral
 //! neighbour free beside `x` but blocked beside `p` (an obstacle edge; under the strict rule no
 //! move is forced anywhere else). The first request for a chunk reads its voxels with a

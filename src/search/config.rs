@@ -118,9 +118,12 @@ pub enum Algorithm {
     /// A* over all 26 moves. Optimal with an admissible heuristic. The default.
     #[default]
     AStar,
-    /// 3D jump point search: the same optimal cost as A*, expanding only "jump points" (voxels
-    /// where an obstacle breaks the symmetry of equally short paths) and scanning in between.
-    /// The returned voxel path is filled in, one legal move per step.
+    /// 3D jump point search: the same optimal cost as A*. Only "jump points" (voxels where an
+    /// obstacle breaks the symmetry of equally short paths) enter the open list; the space in
+    /// between is swept along canonical lines, each voxel recorded once per cost improvement.
+    /// The returned voxel path has one legal move per step. On the hard Warframe problems it is
+    /// about 3-5x faster than [`Algorithm::AStar`]; on tiny queries (tens of microseconds) it
+    /// can be slower. Its first query in a process also builds shared tables (about 0.35 ms).
     ///
     /// It needs uniform move costs: with media weights above 100 in a world that has water, the
     /// query runs [`Algorithm::AStar`] instead.
