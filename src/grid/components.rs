@@ -220,8 +220,14 @@ impl Components {
                 for cx in 0..cd.x {
                     let cc = IVec3::new(cx, cy, cz);
                     let i = self.chunk_index(cc);
-                    let rows = read_chunk_rows(world, self.pass, cc);
                     first[i] = nodes;
+                    if world.chunk_free(cc, self.pass) {
+                        faces[i] = [[u16::MAX; 16]; 6];
+                        pieces_of[i] = 1;
+                        nodes += 1;
+                        continue;
+                    }
+                    let rows = read_chunk_rows(world, self.pass, cc);
                     if rows.iter().all(|&r| r == u16::MAX) {
                         continue;
                     }

@@ -397,6 +397,17 @@ impl VoxelWorld {
         bits as u16
     }
 
+    /// Whether chunk `cc` lies wholly inside the world and has no voxel that is blocked for
+    /// `pass` (a test on the chunk table: `false` may still be all free).
+    #[inline]
+    pub(crate) fn chunk_free(&self, cc: IVec3, pass: Pass) -> bool {
+        if pass.air_blocked || ((cc + 1) << CHUNK_SHIFT).cmpgt(self.dims).any() {
+            return false;
+        }
+        let c = self.chunk(cc);
+        self.solid.chunk_is_empty(c) && (!pass.water_blocked || self.water.chunk_is_empty(c))
+    }
+
     /// Whether every voxel of the 3 x 3 x 3 chunks around chunk `cc` is inside the world and
     /// free for `pass` (a cheap, conservative test on the chunk table: `false` may still be
     /// all free).
