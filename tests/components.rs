@@ -88,6 +88,57 @@ fn labels_follow_edits_and_ignore_other_queries() {
     assert!(islands.memory_bytes() > 0);
 }
 
+/// Labels updated after each of many random edits (and after switching to diverged clones)
+/// partition the voxels exactly as labels built from scratch.
+#[test]
+fn updated_labels_equal_fresh_ones_after_random_edits() {
+    let mut rng = rng(0xC0C0_0003);
+    for i in 0..40 {
+        let dims = UVec3::new(20 + rng.random_range(0..40), 10 + rng.random_range(0..30), 20 + rng.random_range(0..40));
+        let density = 5 + rng.random_range(0..30);
+        let mut world = walled_world(&mut rng, dims, density, if i % 2 == 0 { 20 } else { 0 });
+        let media = [Media::ANY, Media::AIR, Media::WATER][i % 3];
+        let mut islands = Components::new(&world, media);
+        for step in 0..12 {
+            if step == 6 {
+                // A clone that diverges, and the labels handed from one to the other.
+                let mut other = world.clone();
+                other.fill_voxels(IVec3::ZERO, dims.as_ivec3() / 3, Voxel::Air);
+                assert!(islands.update(&other));
+                assert_same_partition(&islands, &Components::new(&other, media), &other, &mut rng, i);
+                world.set(IVec3::new(1, 1, 1), Voxel::Solid).unwrap();
+            }
+            for _ in 0..rng.random_range(1..4) {
+                let v = IVec3::new(
+                    rng.random_range(0..dims.x as i32),
+                    rng.random_range(0..dims.y as i32),
+                    rng.random_range(0..dims.z as i32),
+                );
+                let voxel = [Voxel::Solid, Voxel::Air, Voxel::Water][rng.random_range(0..3usize)];
+                if rng.random_range(0..2) == 0 {
+                    world.set(v, voxel).unwrap();
+                } else {
+                    let size = IVec3::new(rng.random_range(0..20), rng.random_range(0..20), rng.random_range(0..3));
+                    world.fill_voxels(v, v + size, voxel);
+                }
+            }
+            assert!(islands.update(&world));
+            assert_same_partition(&islands, &Components::new(&world, media), &world, &mut rng, i);
+        }
+    }
+}
+
+fn assert_same_partition(a: &Components, b: &Components, world: &VoxelWorld, rng: &mut rand::rngs::StdRng, i: usize) {
+    assert_eq!(a.count(), b.count(), "world {i}");
+    let media = a.media();
+    for _ in 0..200 {
+        let (Some(s), Some(g)) = (random_free_voxel(rng, world, media), random_free_voxel(rng, world, media)) else {
+            return;
+        };
+        assert_eq!(a.connected(world, s, g), b.connected(world, s, g), "world {i}: {s} -> {g}");
+    }
+}
+
 #[test]
 fn warframe_labels_are_small_and_quick() {
     let Some(dir) = common::warframe_dir() else { return };

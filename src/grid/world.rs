@@ -34,7 +34,7 @@ use crate::medium::{Media, Voxel};
 /// assert_eq!(world.voxel_at(Vec3::new(5.5, 3.2, 5.9)), IVec3::new(5, 3, 5));
 /// assert_eq!(world.voxel_center(IVec3::new(5, 3, 5)), Vec3::new(5.5, 3.5, 5.5));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct VoxelWorld {
     origin: Vec3,
     voxel_size: f32,
@@ -43,6 +43,28 @@ pub struct VoxelWorld {
     solid: BitLayer,
     water: BitLayer,
     revision: u64,
+    /// Per chunk, the revision of its last edit (0: none since the world was made).
+    edits: Vec<u64>,
+    /// Unique per world object (a clone gets its own): with `edits`, tells a cache built from
+    /// an earlier state of this world which chunks changed since.
+    lineage: u64,
+}
+
+impl Clone for VoxelWorld {
+    /// A copy in the same state (same [`revision`](Self::revision)); its later edits are its own.
+    fn clone(&self) -> Self {
+        Self {
+            origin: self.origin,
+            voxel_size: self.voxel_size,
+            dims: self.dims,
+            chunk_dims: self.chunk_dims,
+            solid: self.solid.clone(),
+            water: self.water.clone(),
+            revision: self.revision,
+            edits: self.edits.clone(),
+            lineage: next_revision(),
+        }
+    }
 }
 
 /// Source of world revisions: unique in the process, so a cache keyed on a revision can never
@@ -123,6 +145,8 @@ impl VoxelWorld {
             solid: BitLayer::new(chunks),
             water: BitLayer::new(chunks),
             revision: next_revision(),
+            edits: vec![0; chunks],
+            lineage: next_revision(),
         })
     }
 
@@ -259,6 +283,7 @@ impl VoxelWorld {
         self.solid.fill_row(c, l[1], l[2], 1 << l[0], voxel == Voxel::Solid);
         self.water.fill_row(c, l[1], l[2], 1 << l[0], voxel == Voxel::Water);
         self.revision = next_revision();
+        self.edits[c] = self.revision;
         Ok(())
     }
 
@@ -270,6 +295,7 @@ impl VoxelWorld {
         if lo.cmpgt(hi).any() {
             return 0;
         }
+        self.revision = next_revision();
         for z in lo.z..=hi.z {
             for y in lo.y..=hi.y {
                 let mut x = lo.x;
@@ -280,11 +306,11 @@ impl VoxelWorld {
                     let (ly, lz) = (y & CHUNK_MASK, z & CHUNK_MASK);
                     self.solid.fill_row(c, ly, lz, bits, voxel == Voxel::Solid);
                     self.water.fill_row(c, ly, lz, bits, voxel == Voxel::Water);
+                    self.edits[c] = self.revision;
                     x = end + 1;
                 }
             }
         }
-        self.revision = next_revision();
         let n = hi - lo + 1;
         n.x as usize * n.y as usize * n.z as usize
     }
@@ -354,10 +380,21 @@ impl VoxelWorld {
         v.clamp(Vec3::splat(-1.0), self.dims.as_vec3()).as_ivec3()
     }
 
-    /// Bytes of heap the world holds (its sparse occupancy and water layers).
+    /// Bytes of heap the world holds (its sparse occupancy and water layers, and 8 bytes per
+    /// 16^3 chunk for the revision of its last edit).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.solid.heap_bytes() + self.water.heap_bytes()
+        self.solid.heap_bytes() + self.water.heap_bytes() + self.edits.capacity() * 8
+    }
+
+    /// This world object's identity (see the `lineage` field).
+    pub(crate) fn lineage(&self) -> u64 {
+        self.lineage
+    }
+
+    /// The revision of chunk `index`'s last edit (0: none since the world was made).
+    pub(crate) fn chunk_edited(&self, index: usize) -> u64 {
+        self.edits[index]
     }
 
     /// Whether any voxel was ever set to water (a fast path for dry worlds).
