@@ -341,13 +341,11 @@ const fn natural_moves() -> [u32; MOVES + 1] {
 const NATURAL: [u32; MOVES + 1] = natural_moves();
 
 /// Everything a sweep reads.
-struct Jumper<'a> {
+struct Sweeper<'a> {
     cache: &'a mut ScanCache,
     canon: &'a Canon,
     goal: IVec3,
     strict: bool,
-    /// Voxels stepped over by jumps (a work counter for the statistics).
-    scanned: u64,
     config: SearchConfig,
     weight: u64,
     /// A sweep stops at (and puts in the open list) the first voxel whose `f` exceeds this:
@@ -355,7 +353,7 @@ struct Jumper<'a> {
     bound: u64,
 }
 
-impl Jumper<'_> {
+impl Sweeper<'_> {
     /// Whether `x`, entered by move `m` with neighbourhood `mask`, has a forced move.
     #[inline]
     fn forced(&self, m: usize, mask: u32) -> bool {
@@ -415,8 +413,6 @@ pub(crate) struct JumpSearch {
     stats: SearchStats,
     canon: Option<std::sync::Arc<Canon>>,
     q: Query,
-    /// Voxels the jumps stepped over in the current search.
-    pub(crate) scanned: u64,
     cache: ScanCache,
     /// Size and revision of the world the search began on.
     world: (glam::UVec3, u64),
@@ -470,7 +466,6 @@ impl JumpSearch {
             done: false,
         };
         self.stats = SearchStats::default();
-        self.scanned = 0;
         self.sweep_budget = SWEEP_BUDGET;
         self.world = (world.dims(), world.revision());
         // Exact searches with a consistent heuristic pop `f` in non-decreasing order.
@@ -554,12 +549,11 @@ impl JumpSearch {
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         let rule = q.config.diagonal;
         let mut cache = std::mem::take(&mut self.cache);
-        let mut jumper = canon.filter(|_| q.mode == Mode::Jump).map(|canon| Jumper {
+        let mut sweeper = canon.filter(|_| q.mode == Mode::Jump).map(|canon| Sweeper {
             cache: &mut cache,
             canon,
             goal: q.goal,
             strict: rule == DiagonalRule::Strict,
-            scanned: 0,
             config: q.config,
             weight: q.weight,
             bound: 0,
@@ -592,7 +586,7 @@ impl JumpSearch {
             self.stats.expanded += 1;
             self.nodes.cells[slot].pending = 0;
             let mask = world.blocked_mask(v, pass);
-            match jumper.as_mut() {
+            match sweeper.as_mut() {
                 None => {
                     if self.nodes.cells[slot].swept & EXPANDED != 0 {
                         continue;
@@ -610,16 +604,16 @@ impl JumpSearch {
                         self.relax(n, g + cost, m);
                     }
                 }
-                Some(jumper) => {
+                Some(sweeper) => {
                     // Sweeps stop where `f` exceeds the current minimum: they cover the
                     // search's current `f` level (its symmetric paths) and no further.
-                    jumper.bound = f;
+                    sweeper.bound = f;
                     let succ = |dirs: u32| {
                         let (mut dirs, mut out) = (dirs, 0);
                         while dirs != 0 {
                             let d = dirs.trailing_zeros() as usize;
                             dirs &= dirs - 1;
-                            out |= jumper.canon.successors(d, mask);
+                            out |= sweeper.canon.successors(d, mask);
                         }
                         out
                     };
@@ -643,15 +637,12 @@ impl JumpSearch {
                         if self.found {
                             break;
                         }
-                        self.sweep(jumper, world, pass, v, g, m as usize);
+                        self.sweep(sweeper, world, pass, v, g, m as usize);
                     }
                 }
             }
             self.stats.peak_open = self.stats.peak_open.max(self.open.len());
         };
-        if let Some(j) = jumper {
-            self.scanned += j.scanned;
-        }
         self.cache = cache;
         result
     }
@@ -663,7 +654,7 @@ impl JumpSearch {
     /// its steps from the far end back, so that a goal in the open reached at the current `f`
     /// is found before the whole subtree is swept (and ends the sweep: it is optimal).
     #[allow(clippy::too_many_arguments)]
-    fn sweep(&mut self, j: &mut Jumper, world: &VoxelWorld, pass: Pass, x: IVec3, g: u64, m: usize) {
+    fn sweep(&mut self, j: &mut Sweeper, world: &VoxelWorld, pass: Pass, x: IVec3, g: u64, m: usize) {
         if m < 6 && j.strict {
             self.sweep_straight(j, world, pass, x, g, m);
             return;
@@ -680,7 +671,6 @@ impl JumpSearch {
         loop {
             y += d;
             gy += c;
-            j.scanned += 1;
             if y == self.q.goal {
                 self.relax(y, gy, m);
                 if gy <= self.fmin {
@@ -740,7 +730,7 @@ impl JumpSearch {
     /// obstacle-edge candidates come 16 at a time from the event masks, so only candidates
     /// read their neighbourhood.
     #[allow(clippy::too_many_arguments)]
-    fn sweep_straight(&mut self, j: &mut Jumper, world: &VoxelWorld, pass: Pass, x: IVec3, g: u64, m: usize) {
+    fn sweep_straight(&mut self, j: &mut Sweeper, world: &VoxelWorld, pass: Pass, x: IVec3, g: u64, m: usize) {
         let d = OFFSETS[m];
         let axis = if d.x != 0 {
             0
@@ -786,7 +776,6 @@ impl JumpSearch {
             for i in 0..free {
                 let kk = k + 1 + i;
                 let (y, gy) = (x + d * kk, g + c * kk as u64);
-                j.scanned += 1;
                 if kk == stop || self.left == 0 {
                     self.relax(y, gy, m);
                     if kk == goal_k && gy <= self.fmin {
