@@ -698,8 +698,24 @@ impl JumpSearch {
             }
         }
         if diagonal {
-            for &Step { voxel: y, slot: s, g: gy, mask, subs } in steps.iter().rev() {
+            let mut done_to = steps.len();
+            for (idx, &Step { voxel: y, g: gy, mask, subs, .. }) in steps.iter().enumerate().rev() {
                 if self.left == 0 && !self.found {
+                    done_to = idx + 1;
+                    break;
+                }
+                for &sm in &SUB_MOVES[m] {
+                    if sm == u8::MAX || self.found {
+                        break;
+                    }
+                    if subs & 1 << sm != 0 && mask & REQUIRED[rule][sm as usize] == 0 {
+                        self.sweep(j, world, pass, y, gy, sm as usize);
+                    }
+                }
+                done_to = idx;
+            }
+            for &Step { voxel: y, slot: s, g: gy, subs, .. } in &steps[..if self.found { 0 } else { done_to }] {
+                {
                     // Out of sweep budget: `y` waits in the open list for its sub-moves.
                     let s = s as usize;
                     if self.nodes.cells[s].g == gy && self.nodes.cells[s].swept & subs == subs {
@@ -710,15 +726,6 @@ impl JumpSearch {
                             self.stats.generated += 1;
                         }
                         self.nodes.cells[s].pending |= bit;
-                    }
-                    continue;
-                }
-                for &sm in &SUB_MOVES[m] {
-                    if sm == u8::MAX || self.found {
-                        break;
-                    }
-                    if subs & 1 << sm != 0 && mask & REQUIRED[rule][sm as usize] == 0 {
-                        self.sweep(j, world, pass, y, gy, sm as usize);
                     }
                 }
             }
