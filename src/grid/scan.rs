@@ -176,9 +176,6 @@ fn halo_index(lu: i32, lv: i32) -> usize {
 /// The 256 x-rows (`lz * 16 + ly`) of chunk `cc`: bit `lx` set when the voxel is blocked for
 /// `pass` or outside the world.
 pub(crate) fn read_chunk_rows(world: &VoxelWorld, pass: Pass, cc: IVec3) -> [u16; ROWS] {
-    if world.chunk_free(cc, pass) {
-        return [0; ROWS];
-    }
     let base = cc << CHUNK_SHIFT;
     let dims = world.dims().as_ivec3();
     let mut x_rows = [u16::MAX; ROWS];

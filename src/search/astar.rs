@@ -7,7 +7,7 @@ use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::world::{Pass, VoxelWorld};
 use crate::search::config::SearchConfig;
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
-use crate::search::path::{Path, SearchStats, voxel_length};
+use crate::search::path::{Path, SearchStats};
 use crate::search::radix_heap::RadixHeap;
 
 /// Where a search stands after [`Pathfinder::advance`].
@@ -265,21 +265,12 @@ impl Pathfinder {
     }
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {
-        let mut voxels = vec![self.nodes.voxel(goal_slot)];
-        let mut slot = goal_slot;
-        loop {
-            let m = self.nodes.info[slot] & PARENT_MASK;
-            if m == NO_PARENT {
-                break;
-            }
-            let prev = *voxels.last().expect("non-empty") - OFFSETS[m as usize];
-            voxels.push(prev);
-            slot = self.nodes.find(prev).expect("a parent was touched by this search");
-        }
-        voxels.reverse();
-        let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
-        let length = voxel_length(&voxels) * f64::from(world.voxel_size());
-        Path { voxels, points, cost, length, stats: self.stats }
+        let nodes = &self.nodes;
+        Path::retrace(world, nodes.voxel(goal_slot), cost, self.stats, |v| {
+            let slot = nodes.find(v).expect("a parent was touched by this search");
+            let m = nodes.info[slot] & PARENT_MASK;
+            (m != NO_PARENT).then_some(m as usize)
+        })
     }
 }
 

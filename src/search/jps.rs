@@ -47,7 +47,7 @@ use crate::grid::world::{Pass, VoxelWorld};
 use crate::search::canonical::{Canon, START};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::nodes::PageTable;
-use crate::search::path::{Path, SearchStats, voxel_length};
+use crate::search::path::{Path, SearchStats};
 use crate::search::radix_heap::RadixHeap;
 
 /// Open-list entry: lowest `f`, then highest `g`, then lowest slot.
@@ -808,22 +808,14 @@ impl JumpSearch {
     }
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize) -> Path {
-        let mut voxels = vec![self.q.goal];
-        let mut slot = goal_slot;
-        loop {
-            let m = self.nodes.cells[slot].in_move();
-            if m == NO_MOVE {
-                break;
-            }
-            let v = *voxels.last().expect("not empty") - OFFSETS[m as usize];
-            voxels.push(v);
-            slot = self.nodes.find(v).expect("the voxel a move came from was reached");
-        }
-        voxels.reverse();
-        debug_assert_eq!(voxels.first(), Some(&self.q.start));
-        let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
-        let length = voxel_length(&voxels) * f64::from(world.voxel_size());
-        Path { voxels, points, cost: self.nodes.cells[goal_slot].g, length, stats: self.stats }
+        let nodes = &self.nodes;
+        let path = Path::retrace(world, self.q.goal, nodes.cells[goal_slot].g, self.stats, |v| {
+            let slot = nodes.find(v).expect("the voxel a move came from was reached");
+            let m = nodes.cells[slot].in_move();
+            (m != NO_MOVE).then_some(m as usize)
+        });
+        debug_assert_eq!(path.voxels.first(), Some(&self.q.start));
+        path
     }
 }
 

@@ -45,3 +45,26 @@ pub(crate) fn voxel_length(voxels: &[IVec3]) -> f64 {
         })
         .sum()
 }
+
+impl Path {
+    /// The path that ends at `goal`, retraced backwards: `came_by(v)` is the move (an index
+    /// into the move offsets) by which the search reached `v`, or `None` at the start.
+    pub(crate) fn retrace(
+        world: &crate::VoxelWorld,
+        goal: IVec3,
+        cost: u64,
+        stats: SearchStats,
+        mut came_by: impl FnMut(IVec3) -> Option<usize>,
+    ) -> Self {
+        let mut voxels = vec![goal];
+        let mut v = goal;
+        while let Some(m) = came_by(v) {
+            v -= crate::grid::moves::OFFSETS[m];
+            voxels.push(v);
+        }
+        voxels.reverse();
+        let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
+        let length = voxel_length(&voxels) * f64::from(world.voxel_size());
+        Self { voxels, points, cost, length, stats }
+    }
+}
