@@ -73,10 +73,18 @@ impl PartialOrd for Open {
 
 /// The open list: a binary heap on `(f, g)` for weighted searches (their keys are not
 /// monotone), the monotone radix heap of A* (newest first among equal `f`) for exact ones.
+///
+/// An expansion's entries at its own `f` wait in [`level`](Self::level) and enter the radix
+/// heap at its end, shallowest first, so that the deepest comes out first: on a plateau of
+/// equal `f` the search dives toward the goal as A* does. (A sweep pushes its far voxels
+/// first, so plain newest-first order would resume the shallowest.)
 #[derive(Debug, Default, Clone)]
 struct OpenList {
     heap: BinaryHeap<Open>,
     radix: RadixHeap,
+    /// `(g, slot)` of the entries at `level_f` pushed by the current expansion.
+    level: Vec<(u64, u32)>,
+    level_f: u64,
     monotone: bool,
 }
 
@@ -84,16 +92,39 @@ impl OpenList {
     fn clear(&mut self, monotone: bool) {
         self.heap.clear();
         self.radix.clear();
+        self.level.clear();
+        self.level_f = u64::MAX;
         self.monotone = monotone;
     }
 
     #[inline]
     fn push(&mut self, f: u64, g: u64, slot: u32) {
-        if self.monotone {
-            self.radix.push(f, slot);
-        } else {
+        if !self.monotone {
             self.heap.push(Open { f, g, slot });
+        } else if f == self.level_f {
+            self.level.push((g, slot));
+        } else {
+            self.radix.push(f, slot);
         }
+    }
+
+    /// Starts an expansion at `f`.
+    #[inline]
+    fn begin_level(&mut self, f: u64) {
+        self.level_f = f;
+    }
+
+    /// Ends an expansion: its entries at its own `f` enter the heap, the deepest last.
+    #[inline]
+    fn end_level(&mut self) {
+        if self.level.len() > 1 {
+            self.level.sort_unstable_by_key(|e| e.0);
+        }
+        for &(_, slot) in &self.level {
+            self.radix.push(self.level_f, slot);
+        }
+        self.level.clear();
+        self.level_f = u64::MAX;
     }
 
     /// The next entry's `f` and slot (its `g` is checked by the caller against `f`).
@@ -113,11 +144,13 @@ impl OpenList {
 
     #[inline]
     fn len(&self) -> usize {
-        if self.monotone { self.radix.len() } else { self.heap.len() }
+        if self.monotone { self.radix.len() + self.level.len() } else { self.heap.len() }
     }
 
     fn heap_bytes(&self) -> usize {
-        self.heap.capacity() * std::mem::size_of::<Open>() + self.radix.heap_bytes()
+        self.heap.capacity() * std::mem::size_of::<Open>()
+            + self.level.capacity() * std::mem::size_of::<(u64, u32)>()
+            + self.radix.heap_bytes()
     }
 }
 
@@ -622,6 +655,7 @@ impl JumpSearch {
                     self.fmin = f;
                     self.found = false;
                     self.left = self.sweep_budget;
+                    self.open.begin_level(f);
                     // Moves toward the goal first: a goal in the open ends the sweep early.
                     let toward = (q.goal - v).signum();
                     let mut order = [(0i32, 0u8); MOVES];
@@ -639,6 +673,7 @@ impl JumpSearch {
                         }
                         self.sweep(sweeper, world, pass, v, g, m as usize);
                     }
+                    self.open.end_level();
                 }
             }
             self.stats.peak_open = self.stats.peak_open.max(self.open.len());
