@@ -105,6 +105,48 @@ fn jps_cost_equals_the_oracle_in_large_sparse_worlds() {
     assert!(checked >= 60, "too few problems checked: {checked}");
 }
 
+/// One `Pathfinder` keeps what its jump searches read of a world for the next query on the same
+/// world, unedited: a query after an edit of that world, or on a clone edited apart from it, must
+/// see the edit (walls appear and vanish between queries; every answer is checked against the
+/// oracle).
+#[test]
+fn jps_sees_edits_and_clones_between_queries() {
+    let mut rng = rng(0x5EED_0021);
+    let mut finder = Pathfinder::new();
+    let config = SearchConfig { costs: CostModel::PRECISE, algorithm: Algorithm::Jps, ..Default::default() };
+    let media = Media::ANY;
+    let mut world = walled_world(&mut rng, UVec3::new(28, 20, 24), 10, 0);
+    let mut checked = 0;
+    let mut query = |rng: &mut rand::rngs::StdRng, w: &voxnav::VoxelWorld, round: usize| {
+        let (Some(start), Some(goal)) = (random_free_voxel(rng, w, media), random_free_voxel(rng, w, media)) else {
+            return;
+        };
+        let dist = distances(w, start, DiagonalRule::Strict, &config.costs, media);
+        match (dist[index(w, goal)], finder.find_voxel_path(w, start, goal, &config)) {
+            (Some(best), Ok(path)) => {
+                check_steps(w, &path, start, DiagonalRule::Strict, &config.costs, media);
+                assert_eq!(path.cost, best, "round {round} {start} -> {goal}");
+                checked += 1;
+            }
+            (None, Err(PathError::Unreachable { .. })) => checked += 1,
+            (best, result) => panic!("round {round} {start} -> {goal}: oracle {best:?}, got {result:?}"),
+        }
+    };
+    for round in 0..90 {
+        query(&mut rng, &world, round);
+        // A slab appears or vanishes in the world, or in a fresh clone of it.
+        let mut clone = (round % 3 == 0).then(|| world.clone());
+        let target = clone.as_mut().unwrap_or(&mut world);
+        let min = common::random_voxel(&mut rng, target);
+        let mut size = IVec3::new(rng.random_range(0..4), rng.random_range(0..4), rng.random_range(0..4));
+        size[rng.random_range(0..3usize)] = rng.random_range(5..24);
+        let voxel = if round % 2 == 0 { voxnav::Voxel::Solid } else { voxnav::Voxel::Air };
+        target.fill_voxels(min, min + size, voxel);
+        query(&mut rng, clone.as_ref().unwrap_or(&world), round);
+    }
+    assert!(checked >= 150, "too few problems checked: {checked}");
+}
+
 #[test]
 fn weighted_search_stays_within_its_bound() {
     assert_eq!(run_oracle(0x5EED_0002, 1200, Algorithm::Weighted { percent: 105 }), 105);

@@ -7,8 +7,10 @@
 //! move is forced anywhere else). The first request for a chunk reads its voxels with a
 //! one-voxel halo (x-rows straight from the world's bit layers, transposed for y and z) and
 //! stores, for each of the 6 scan directions and 256 rows, both masks in scan order (6 KB).
-//! Outside the world counts as blocked. The cache belongs to one query: stamps make a new query
-//! start empty at no cost, and the world cannot change under it.
+//! Outside the world counts as blocked. The world cannot change under a query. The next query
+//! keeps what was read if it searches the same world revision (the same world, unedited) with
+//! the same media, and the cache holds at most [`KEEP_PAGES`] chunks; otherwise stamps make it
+//! start empty at no cost.
 
 use glam::IVec3;
 
@@ -24,9 +26,16 @@ const DIRS: usize = 6;
 /// Events of one page.
 const PAGE: usize = DIRS * ROWS;
 
-/// Events of the chunks one query has read.
+/// Chunks a cache may hold and still be kept for the next query (6 KB each): small queries
+/// share what they read, one large query does not pin its memory's worth for the next.
+const KEEP_PAGES: usize = 2048;
+
+/// Events of the chunks read since the last reset.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ScanCache {
+    /// The world revision (unique in the process: it names one state of one world) and the
+    /// media the events were read for.
+    key: Option<(u64, Pass)>,
     stamp: u32,
     dims: IVec3,
     chunk_dims: IVec3,
@@ -36,14 +45,21 @@ pub(crate) struct ScanCache {
     /// blocked voxels (low 16 bits) and the candidates (high 16 bits), bit `i` for the `i`-th
     /// voxel of the chunk's row in scan order.
     events: Vec<u32>,
-    pass: Option<Pass>,
     /// Chunks read in the current query.
     pub(crate) chunks_read: usize,
 }
 
 impl ScanCache {
-    /// Forgets every row; the next reads are for `world` seen with `pass`.
+    /// Prepares a query of `world` seen with `pass`: keeps the rows read so far if they were
+    /// read from the same world revision with the same `pass`, and are few; forgets them
+    /// otherwise.
     pub(crate) fn reset(&mut self, world: &VoxelWorld, pass: Pass) {
+        let key = (world.revision(), pass);
+        self.chunks_read = 0;
+        if self.key == Some(key) && self.used <= KEEP_PAGES {
+            return;
+        }
+        self.key = Some(key);
         let dims = world.dims().as_ivec3();
         let chunk_dims = (dims + CHUNK_MASK) >> CHUNK_SHIFT;
         if chunk_dims != self.chunk_dims || self.stamp == u32::MAX {
@@ -51,12 +67,14 @@ impl ScanCache {
             self.table.resize(chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize, [0, 0]);
             self.chunk_dims = chunk_dims;
             self.stamp = 0;
+            // Room for what the cache may keep, so that growing into it across queries never
+            // copies the pages read so far (measured: up to 1.6 ms in one query otherwise).
+            let keep = KEEP_PAGES.min(self.table.len()) * PAGE;
+            self.events.reserve_exact(keep.saturating_sub(self.events.len()));
         }
         self.dims = dims;
         self.stamp += 1;
         self.used = 0;
-        self.pass = Some(pass);
-        self.chunks_read = 0;
     }
 
     /// The events of the row along `axis` through chunk coordinate `c` (on that axis) at the
@@ -92,7 +110,7 @@ impl ScanCache {
         if self.events.len() < start + PAGE {
             self.events.resize(start + PAGE, 0);
         }
-        let pass = self.pass.expect("reset before use");
+        let (_, pass) = self.key.expect("reset before use");
         if world.chunks_around_free(cc, pass) {
             // No blocked voxel in the chunk or its halo (most of a game world): no event.
             self.events[start..start + PAGE].fill(0);
