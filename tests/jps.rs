@@ -106,45 +106,48 @@ fn jps_cost_equals_the_oracle_in_large_sparse_worlds() {
 }
 
 /// One `Pathfinder` keeps what its jump searches read of a world for the next query on the same
-/// world, unedited: a query after an edit of that world, or on a clone edited apart from it, must
-/// see the edit (walls appear and vanish between queries; every answer is checked against the
-/// oracle).
+/// world, unedited, with the same media: a query after an edit of that world, on a clone edited
+/// apart from it, or with other media must see the difference (walls appear and vanish between
+/// queries, water blocks the air-only agent; every answer is checked against the oracle).
 #[test]
-fn jps_sees_edits_and_clones_between_queries() {
+fn jps_sees_edits_clones_and_media_between_queries() {
     let mut rng = rng(0x5EED_0021);
     let mut finder = Pathfinder::new();
     let config = SearchConfig { costs: CostModel::PRECISE, algorithm: Algorithm::Jps, ..Default::default() };
-    let media = Media::ANY;
-    let mut world = walled_world(&mut rng, UVec3::new(28, 20, 24), 10, 0);
+    let mut world = walled_world(&mut rng, UVec3::new(28, 20, 24), 10, 15);
     let mut checked = 0;
-    let mut query = |rng: &mut rand::rngs::StdRng, w: &voxnav::VoxelWorld, round: usize| {
+    let mut query = |rng: &mut rand::rngs::StdRng, w: &voxnav::VoxelWorld, media: Media, round: usize| {
         let (Some(start), Some(goal)) = (random_free_voxel(rng, w, media), random_free_voxel(rng, w, media)) else {
             return;
         };
+        let config = SearchConfig { media, ..config };
         let dist = distances(w, start, DiagonalRule::Strict, &config.costs, media);
         match (dist[index(w, goal)], finder.find_voxel_path(w, start, goal, &config)) {
             (Some(best), Ok(path)) => {
                 check_steps(w, &path, start, DiagonalRule::Strict, &config.costs, media);
-                assert_eq!(path.cost, best, "round {round} {start} -> {goal}");
+                assert_eq!(path.cost, best, "round {round} {media:?} {start} -> {goal}");
                 checked += 1;
             }
             (None, Err(PathError::Unreachable { .. })) => checked += 1,
-            (best, result) => panic!("round {round} {start} -> {goal}: oracle {best:?}, got {result:?}"),
+            (best, result) => panic!("round {round} {media:?} {start} -> {goal}: oracle {best:?}, got {result:?}"),
         }
     };
     for round in 0..90 {
-        query(&mut rng, &world, round);
+        let (media, other) = if round % 2 == 0 { (Media::ANY, Media::AIR) } else { (Media::AIR, Media::ANY) };
+        query(&mut rng, &world, media, round);
         // A slab appears or vanishes in the world, or in a fresh clone of it.
         let mut clone = (round % 3 == 0).then(|| world.clone());
         let target = clone.as_mut().unwrap_or(&mut world);
         let min = common::random_voxel(&mut rng, target);
         let mut size = IVec3::new(rng.random_range(0..4), rng.random_range(0..4), rng.random_range(0..4));
         size[rng.random_range(0..3usize)] = rng.random_range(5..24);
-        let voxel = if round % 2 == 0 { voxnav::Voxel::Solid } else { voxnav::Voxel::Air };
+        let voxel = [voxnav::Voxel::Solid, voxnav::Voxel::Air, voxnav::Voxel::Water][round % 3];
         target.fill_voxels(min, min + size, voxel);
-        query(&mut rng, clone.as_ref().unwrap_or(&world), round);
+        let edited = clone.as_ref().unwrap_or(&world);
+        query(&mut rng, edited, media, round);
+        query(&mut rng, edited, other, round);
     }
-    assert!(checked >= 150, "too few problems checked: {checked}");
+    assert!(checked >= 200, "too few problems checked: {checked}");
 }
 
 #[test]
