@@ -107,7 +107,6 @@ pub enum DiagonalRule {
 /// let jps = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
 /// let jps = finder.find_voxel_path(&world, s, g, &jps).unwrap();
 /// assert_eq!(jps.cost, astar.cost); // exact
-/// assert!(jps.stats.expanded < astar.stats.expanded);
 /// let budget = SearchConfig { algorithm: Algorithm::BUDGET, ..Default::default() };
 /// let fast = finder.find_voxel_path(&world, s, g, &budget).unwrap();
 /// assert!(fast.cost as f64 <= fast.stats.weight as f64 / 100.0 * astar.cost as f64); // its own bound
@@ -121,12 +120,24 @@ pub enum Algorithm {
     /// 3D jump point search: the same optimal cost as A*. Only "jump points" (voxels where an
     /// obstacle breaks the symmetry of equally short paths) enter the open list; the space in
     /// between is swept along canonical lines, each voxel recorded once per cost improvement.
-    /// The returned voxel path has one legal move per step. On the hard Warframe problems it is
-    /// about 3-5x faster than [`Algorithm::AStar`]; on tiny queries (tens of microseconds) it
-    /// can be slower. Its first query in a process also builds shared tables (about 0.35 ms).
+    /// The returned voxel path has one legal move per step.
+    ///
+    /// A query that does not end within its first 256 expansions races a second search from
+    /// the goal back to the start (turns of 64 expansions each) and returns whichever path is
+    /// found first: A* is slow when the obstacle that fools its estimate lies near the goal,
+    /// and from the other end that obstacle comes first. [`SearchStats::expanded`] counts both
+    /// searches. On every 500th Warframe problem this is about 20x faster than
+    /// [`Algorithm::AStar`] in total and 80x at the 99th percentile (see the README). The race
+    /// needs moves that are the same both ways: under [`DiagonalRule::Faces`], with media
+    /// weights above 100 in a world that has water, or with [`Heuristic::Manhattan`], only the
+    /// search from the start runs. Its first query in a process also builds shared tables
+    /// (about 0.35 ms).
     ///
     /// It needs uniform move costs: with media weights above 100 in a world that has water, the
     /// query runs [`Algorithm::AStar`] instead.
+    ///
+    /// [`SearchStats::expanded`]: crate::SearchStats::expanded
+    /// [`Heuristic::Manhattan`]: crate::Heuristic::Manhattan
     Jps,
     /// Weighted A* for a frame budget: the open list is ordered by `g + h * percent / 100`, so
     /// the path costs at most `percent / 100` times the optimum (with an admissible heuristic),

@@ -47,6 +47,14 @@ pub(crate) fn voxel_length(voxels: &[IVec3]) -> f64 {
 }
 
 impl Path {
+    /// The same path walked the other way (for a search run from the goal back to the start).
+    pub(crate) fn reversed(mut self, world: &crate::VoxelWorld) -> Self {
+        self.voxels.reverse();
+        self.points.reverse();
+        self.length = voxel_length(&self.voxels) * f64::from(world.voxel_size());
+        self
+    }
+
     /// The path that ends at `goal`, retraced backwards: `came_by(v)` is the move (an index
     /// into the move offsets) by which the search reached `v`, or `None` at the start.
     pub(crate) fn retrace(
