@@ -122,9 +122,9 @@ pub enum Algorithm {
     /// between is swept along canonical lines, each voxel recorded once per cost improvement.
     /// The returned voxel path has one legal move per step.
     ///
-    /// A query that does not end within its first 256 expansions races a second search from
-    /// the goal back to the start (turns of 64 expansions each) and returns whichever path is
-    /// found first: A* is slow when the obstacle that fools its estimate lies near the goal,
+    /// A query that does not end within its first 16,384 voxels swept races a second search
+    /// from the goal back to the start (taking turns of 4,096 voxels) and returns whichever
+    /// path is found first: A* is slow when the obstacle that fools its estimate lies near the goal,
     /// and from the other end that obstacle comes first. [`SearchStats::expanded`] counts both
     /// searches. On every 500th Warframe problem this is about 20x faster than
     /// [`Algorithm::AStar`] in total and 80x at the 99th percentile (see the README). The race

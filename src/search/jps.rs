@@ -459,6 +459,8 @@ pub(crate) struct JumpSearch {
     left: usize,
     /// [`SWEEP_BUDGET`], lowered by tests to exercise the waiting rest of a sweep.
     sweep_budget: usize,
+    /// Work done by the current search: one per expansion and per voxel swept.
+    work: u64,
 }
 
 impl JumpSearch {
@@ -499,6 +501,7 @@ impl JumpSearch {
             done: false,
         };
         self.stats = SearchStats::default();
+        self.work = 0;
         self.sweep_budget = SWEEP_BUDGET;
         self.world = (world.dims(), world.revision());
         // Exact searches with a consistent heuristic pop `f` in non-decreasing order.
@@ -553,8 +556,31 @@ impl JumpSearch {
         }
     }
 
+    /// Whether the search has ended (found its goal, or failed).
+    #[cfg(test)]
+    pub(crate) fn finished(&self) -> bool {
+        self.q.done
+    }
+
+    /// Work done so far: one unit per expansion and per voxel swept (a measure of time that
+    /// expansion counts are not: one expansion may sweep thousands of voxels).
+    pub(crate) fn work(&self) -> u64 {
+        self.work
+    }
+
     /// Expands at most `budget` more nodes; see [`Pathfinder::advance`](crate::Pathfinder::advance).
     pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> Result<Option<Path>, PathError> {
+        self.advance_within(world, budget, u64::MAX)
+    }
+
+    /// [`advance`](Self::advance), also stopping (between expansions) once [`work`](Self::work)
+    /// reaches `work_limit`.
+    pub(crate) fn advance_within(
+        &mut self,
+        world: &VoxelWorld,
+        budget: usize,
+        work_limit: u64,
+    ) -> Result<Option<Path>, PathError> {
         let Some(pass) = self.q.pass.filter(|_| !self.q.done) else {
             return Err(PathError::Unreachable { expanded: 0 });
         };
@@ -563,7 +589,7 @@ impl JumpSearch {
             return Err(PathError::WorldChanged);
         }
         let canon = self.canon.take();
-        let out = self.run(world, pass, canon.as_deref(), budget);
+        let out = self.run(world, pass, canon.as_deref(), budget, work_limit);
         self.canon = canon;
         if !matches!(out, Ok(None)) {
             self.q.done = true;
@@ -577,6 +603,7 @@ impl JumpSearch {
         pass: Pass,
         canon: Option<&Canon>,
         budget: usize,
+        work_limit: u64,
     ) -> Result<Option<Path>, PathError> {
         let q = self.q;
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
@@ -611,12 +638,13 @@ impl JumpSearch {
             if self.stats.expanded >= max_expansions {
                 break Err(PathError::BudgetExhausted { expanded: self.stats.expanded });
             }
-            if left == 0 {
+            if left == 0 || self.work >= work_limit {
                 break Ok(None);
             }
             self.open.pop();
             left -= 1;
             self.stats.expanded += 1;
+            self.work += 1;
             self.nodes.cells[slot].pending = 0;
             let mask = world.blocked_mask(v, pass);
             match sweeper.as_mut() {
@@ -674,6 +702,7 @@ impl JumpSearch {
                         self.sweep(sweeper, world, pass, v, g, m as usize);
                     }
                     self.open.end_level();
+                    self.work += (self.sweep_budget - self.left) as u64;
                 }
             }
             self.stats.peak_open = self.stats.peak_open.max(self.open.len());
