@@ -126,8 +126,8 @@ pub enum Algorithm {
     /// from the goal back to the start (taking turns of 4,096 voxels) and returns whichever
     /// path is found first: A* is slow when the obstacle that fools its estimate lies near the goal,
     /// and from the other end that obstacle comes first. [`SearchStats::expanded`] counts both
-    /// searches. On every 500th Warframe problem this is about 20x faster than
-    /// [`Algorithm::AStar`] in total and 80x at the 99th percentile (see the README). The race
+    /// searches. On every 500th Warframe problem this was 23-24x faster than
+    /// [`Algorithm::AStar`] in total and 94-117x at the 99th percentile (see the README). The race
     /// needs moves that are the same both ways: under [`DiagonalRule::Faces`], with media
     /// weights above 100 in a world that has water, or with [`Heuristic::Manhattan`], only the
     /// search from the start runs. Its first query in a process also builds shared tables
