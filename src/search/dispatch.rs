@@ -145,16 +145,20 @@ impl Dispatch {
         let mut left = budget;
         loop {
             let done = self.carried.expanded + self.phase_stats().expanded;
-            if done >= max {
-                return (budget - left, Err(PathError::BudgetExhausted { expanded: done }));
-            }
-            if left == 0 {
-                return (budget, Ok(None));
-            }
+            // With nothing left to spend the side still returns its goal if it is next, as a
+            // lone search would.
+            let n = left.min(max.saturating_sub(done));
             let (backward, turn_left) = self.turn;
             let side = if backward { &mut self.reverse } else { &mut self.search };
             let (before, work) = (side.stats().expanded, side.work());
-            let out = side.advance_within(world, left.min(max - done), work + turn_left);
+            let out = side.advance_within(world, n, work + turn_left);
+            if n == 0 && matches!(out, Ok(None)) {
+                return if done >= max {
+                    (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
+                } else {
+                    (budget, Ok(None))
+                };
+            }
             let spent = side.stats().expanded - before;
             let worked = side.work() - work;
             left -= spent.min(left);
@@ -362,7 +366,7 @@ mod tests {
             (seed >> 33) as u32 % n
         };
         let (mut race, mut astar) = (Dispatch::default(), JumpSearch::default());
-        let (mut compared, mut reversed) = (0, 0);
+        let (mut compared, mut reversed, mut budgeted) = (0, 0, 0);
         for world_index in 0..400 {
             let dims = glam::UVec3::new(5 + next(12), 5 + next(8), 5 + next(12));
             let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, dims).unwrap();
@@ -411,9 +415,22 @@ mod tests {
                     (SearchStep::Failed(PathError::Unreachable { .. }), Err(PathError::Unreachable { .. })) => {}
                     (a, b) => panic!("world {world_index} {start} -> {goal}: {a:?} vs {b:?}"),
                 }
+                // The query's expansion budget covers both sides.
+                let max = next(12) as usize;
+                assert!(race.begin(&world, start, goal, &SearchConfig { max_expansions: Some(max), ..config }));
+                match race.advance(&world, usize::MAX).unwrap() {
+                    SearchStep::Found(path) => assert!(path.stats.expanded <= max),
+                    SearchStep::Failed(PathError::BudgetExhausted { expanded }) => {
+                        assert_eq!(expanded, max);
+                        budgeted += 1;
+                    }
+                    SearchStep::Failed(PathError::Unreachable { expanded }) => assert!(expanded <= max),
+                    step => panic!("world {world_index} {start} -> {goal} within {max}: {step:?}"),
+                }
             }
         }
         assert!(compared > 800, "compared {compared}");
+        assert!(budgeted > 500, "budget exhausted in only {budgeted} races");
         assert!(reversed > 200, "the reverse search found only {reversed} of {compared} paths");
         // Moves that may be one-way or priced by the medium entered, and an inadmissible
         // heuristic: no race.
