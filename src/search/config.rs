@@ -127,8 +127,8 @@ pub enum Algorithm {
     /// path is found first: A* is slow when the obstacle that fools its estimate lies near the goal,
     /// and from the other end that obstacle comes first. [`SearchStats::expanded`] (and
     /// [`SearchConfig::max_expansions`]) count both searches, and a race may hold up to twice
-    /// the memory of one search. On every 500th Warframe problem this was 23-24x faster than
-    /// [`Algorithm::AStar`] in total and 94-117x at the 99th percentile (see the README). The race
+    /// the memory of one search. On every 500th Warframe problem this was 23-25x faster than
+    /// [`Algorithm::AStar`] in total and 94-127x at the 99th percentile (see the README). The race
     /// needs moves that are the same both ways: under [`DiagonalRule::Faces`], with media
     /// weights above 100 in a world that has water, or with [`Heuristic::Manhattan`], only the
     /// search from the start runs. Its first query in a process also builds shared tables
