@@ -151,8 +151,7 @@ impl Pathfinder {
         if self.ext.begin(world, start, goal, config) {
             return Ok(());
         }
-        let weighted =
-            [config.media.air, config.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water();
+        let weighted = config.priced_media(world);
         self.query = Query {
             goal,
             config: *config,

@@ -257,4 +257,10 @@ impl SearchConfig {
     pub fn for_agent(agent: &crate::Agent) -> Self {
         Self { media: agent.media(), ..Self::default() }
     }
+
+    /// Whether moves in `world` cost more by the medium they enter: a medium priced above 100,
+    /// in a world with water (in a dry world every move enters air, so prices change nothing).
+    pub(crate) fn priced_media(&self, world: &crate::VoxelWorld) -> bool {
+        [self.media.air, self.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water()
+    }
 }

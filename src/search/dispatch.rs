@@ -3,11 +3,11 @@
 //!
 //! Exact jump point search races two searches, one from each end: the one from the start runs
 //! alone for [`LEAD`] units of work, then they take turns of [`TURN`] units, and the first path
-//! found is returned (reversed if the backward search found it). Both are exact, so either path is optimal. Why: A* (and JPS) must expand every
-//! voxel whose `f` is below the optimum, and when the obstacle that makes the octile estimate
-//! too low lies near the goal, that is nearly every voxel between the two ends; searched from
-//! the other end the same error lies at the start, is paid once, and the rest dives straight
-//! through. On the Warframe sample the hard direction was the forward one about as often as
+//! found is returned (reversed if the backward search found it). Both are exact, so either
+//! path is optimal. Why: A* (and JPS) must expand every voxel whose `f` is below the optimum,
+//! and when the obstacle that makes the octile estimate too low lies near the goal, that is
+//! nearly every voxel between the two ends; searched from the other end the same error lies at
+//! the start, is paid once, and the rest dives straight through. On the Warframe sample the hard direction was the forward one about as often as
 //! the backward one (measured: A5 #1000 took 459 ms forward and 0.29 ms backward). The race
 //! needs moves that can be walked both ways at the same cost: the strict and unchecked
 //! diagonal rules (under `Faces` a corner move can be one-way), media without prices, and an
@@ -282,8 +282,7 @@ impl Dispatch {
 /// Whether every legal move of `config` is legal backwards at the same cost, and the heuristic
 /// admissible: a search from the goal then finds a path as short as one from the start.
 fn reversible(config: &SearchConfig, world: &VoxelWorld) -> bool {
-    let priced = [config.media.air, config.media.water].iter().any(|w| w.is_some_and(|w| w > 100));
-    config.diagonal != DiagonalRule::Faces && !(priced && world.has_water()) && config.heuristic != Heuristic::Manhattan
+    config.diagonal != DiagonalRule::Faces && !config.priced_media(world) && config.heuristic != Heuristic::Manhattan
 }
 
 /// Breadth-first flood of the voxels reachable from the start, keeping the one closest to the

@@ -477,8 +477,7 @@ impl JumpSearch {
         weight: u32,
     ) {
         let pass = Pass::new(&config.media);
-        let weighted_media =
-            [config.media.air, config.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water();
+        let weighted_media = config.priced_media(world);
         let mode = if jump && !weighted_media { Mode::Jump } else { Mode::Plain };
         if mode == Mode::Jump
             && self.canon.as_ref().is_none_or(|c| c.rule != config.diagonal || c.costs != config.costs)
