@@ -228,8 +228,7 @@ impl Pathfinder {
                 let n = v + OFFSETS[m];
                 let mut cost = q.move_cost[m];
                 if q.weighted {
-                    let w = q.config.media.weight(world.get(n)).unwrap_or(100);
-                    cost = cost * u64::from(w) / 100;
+                    cost = q.config.entry_cost(world, n, cost);
                 }
                 let ns = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(n) };
                 let info = self.nodes.info[ns];

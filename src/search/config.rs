@@ -263,4 +263,11 @@ impl SearchConfig {
     pub(crate) fn priced_media(&self, world: &crate::VoxelWorld) -> bool {
         [self.media.air, self.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water()
     }
+
+    /// The cost of a move of base cost `base` into voxel `to`, priced by its medium (for
+    /// searches where [`priced_media`](Self::priced_media) holds).
+    #[inline]
+    pub(crate) fn entry_cost(&self, world: &crate::VoxelWorld, to: glam::IVec3, base: u64) -> u64 {
+        base * u64::from(self.media.weight(world.get(to)).unwrap_or(100)) / 100
+    }
 }

@@ -359,38 +359,22 @@ mod tests {
     /// from start to goal and as short as plain A*'s, whichever side found it.
     #[test]
     fn races_find_legal_optimal_paths_from_either_end() {
-        let mut seed = 0x2ACE_5EEDu64;
-        let mut next = |n: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as u32 % n
-        };
+        let mut rng = crate::grid::seeded::Rng(0x2ACE_5EED);
         let (mut race, mut astar) = (Dispatch::default(), JumpSearch::default());
         let (mut compared, mut reversed, mut budgeted) = (0, 0, 0);
         for world_index in 0..400 {
-            let dims = glam::UVec3::new(5 + next(12), 5 + next(8), 5 + next(12));
-            let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, dims).unwrap();
-            let density = next(35);
-            for z in 0..dims.z as i32 {
-                for y in 0..dims.y as i32 {
-                    for x in 0..dims.x as i32 {
-                        if next(100) < density {
-                            world.set(IVec3::new(x, y, z), Voxel::Solid).unwrap();
-                        }
-                    }
-                }
-            }
+            let dims = glam::UVec3::new(5 + rng.below(12), 5 + rng.below(8), 5 + rng.below(12));
+            let density = rng.below(35);
+            let world = rng.world(dims, density);
             let rule = [DiagonalRule::Strict, DiagonalRule::Unchecked][world_index % 2];
             let costs = if world_index % 3 == 0 { crate::CostModel::GAME } else { crate::CostModel::PRECISE };
             let config = SearchConfig { algorithm: Algorithm::Jps, diagonal: rule, costs, ..Default::default() };
             for _ in 0..6 {
-                let pick = |next: &mut dyn FnMut(u32) -> u32| {
-                    IVec3::new(next(dims.x) as i32, next(dims.y) as i32, next(dims.z) as i32)
-                };
-                let (start, goal) = (pick(&mut next), pick(&mut next));
+                let (start, goal) = (rng.voxel(dims), rng.voxel(dims));
                 if world.is_blocked(start) || world.is_blocked(goal) || start == goal {
                     continue;
                 }
-                race.race_turns = Some((u64::from(next(3)), 1 + u64::from(next(8))));
+                race.race_turns = Some((u64::from(rng.below(3)), 1 + u64::from(rng.below(8))));
                 assert!(race.begin(&world, start, goal, &config));
                 assert!(race.racing);
                 astar.begin(&world, start, goal, &config, false, 100);
@@ -415,7 +399,7 @@ mod tests {
                     (a, b) => panic!("world {world_index} {start} -> {goal}: {a:?} vs {b:?}"),
                 }
                 // The query's expansion budget covers both sides.
-                let max = next(12) as usize;
+                let max = rng.below(12) as usize;
                 assert!(race.begin(&world, start, goal, &SearchConfig { max_expansions: Some(max), ..config }));
                 match race.advance(&world, usize::MAX).unwrap() {
                     SearchStep::Found(path) => assert!(path.stats.expanded <= max),

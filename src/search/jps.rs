@@ -659,7 +659,7 @@ impl JumpSearch {
                         let n = v + OFFSETS[m];
                         let mut cost = q.move_cost[m];
                         if q.weighted_media {
-                            cost = cost * u64::from(q.config.media.weight(world.get(n)).unwrap_or(100)) / 100;
+                            cost = q.config.entry_cost(world, n, cost);
                         }
                         self.relax(n, g + cost, m);
                     }
@@ -885,40 +885,23 @@ impl JumpSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Voxel;
 
     /// With a sweep budget of a few voxels, nearly every sweep leaves its rest waiting in the
     /// open list: the costs must still equal plain A*'s (itself checked against Dijkstra).
     #[test]
     fn sweeps_cut_short_by_the_budget_stay_optimal() {
-        let mut seed = 0x5EED_5EEDu64;
-        let mut next = |n: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as u32 % n
-        };
+        let mut rng = crate::grid::seeded::Rng(0x5EED_5EED);
         let (mut jps, mut astar) = (JumpSearch::default(), JumpSearch::default());
         let mut compared = 0;
         for world_index in 0..300 {
-            let dims = glam::UVec3::new(6 + next(10), 6 + next(8), 6 + next(10));
-            let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, dims).unwrap();
-            let density = 5 + next(30);
-            for z in 0..dims.z as i32 {
-                for y in 0..dims.y as i32 {
-                    for x in 0..dims.x as i32 {
-                        if next(100) < density {
-                            world.set(IVec3::new(x, y, z), Voxel::Solid).unwrap();
-                        }
-                    }
-                }
-            }
+            let dims = glam::UVec3::new(6 + rng.below(10), 6 + rng.below(8), 6 + rng.below(10));
+            let density = 5 + rng.below(30);
+            let world = rng.world(dims, density);
             let rule = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][world_index % 3];
             let costs = if world_index % 2 == 0 { crate::CostModel::GAME } else { crate::CostModel::PRECISE };
             let config = SearchConfig { diagonal: rule, costs, ..Default::default() };
-            let pick = |next: &mut dyn FnMut(u32) -> u32| {
-                IVec3::new(next(dims.x) as i32, next(dims.y) as i32, next(dims.z) as i32)
-            };
             for _ in 0..6 {
-                let (start, goal) = (pick(&mut next), pick(&mut next));
+                let (start, goal) = (rng.voxel(dims), rng.voxel(dims));
                 if world.is_blocked(start) || world.is_blocked(goal) || start == goal {
                     continue;
                 }
