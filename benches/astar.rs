@@ -19,8 +19,8 @@ fn synthetic() -> (VoxelWorld, Vec<(IVec3, IVec3, u64)>) {
     let mut r = common::rng(2024);
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(64)).unwrap();
     for x in [16, 32, 48] {
-        world.fill_voxels(IVec3::new(x, 0, 0), IVec3::new(x, 63, 63), Voxel::Solid);
-        world.fill_voxels(IVec3::new(x, 30, 30), IVec3::new(x, 33, 33), Voxel::Air);
+        world.fill_voxels(IVec3::new(x, 0, 0), IVec3::new(x, 63, 63), Voxel::Solid).unwrap();
+        world.fill_voxels(IVec3::new(x, 30, 30), IVec3::new(x, 33, 33), Voxel::Air).unwrap();
     }
     for _ in 0..(64 * 64 * 64 * 15 / 100) {
         let v = common::random_voxel(&mut r, &world);

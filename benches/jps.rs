@@ -46,9 +46,9 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
-    let islands = Components::new(&world, Media::ANY);
+    let islands = Components::new(&world, Media::ANY).unwrap();
     c.bench_function("synthetic_48x32x48/components_build", |b| {
-        b.iter(|| assert_eq!(Components::new(black_box(&world), Media::ANY).count(), islands.count()))
+        b.iter(|| assert_eq!(Components::new(black_box(&world), Media::ANY).unwrap().count(), islands.count()))
     });
     let requests: Vec<PathRequest> = (0..64)
         .map(|i| {

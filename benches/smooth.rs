@@ -20,11 +20,13 @@ fn random_paths() -> (VoxelWorld, Vec<Path>) {
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(64)).unwrap();
     for _ in 0..600 {
         let a = IVec3::new(rng.random_range(0..64), rng.random_range(0..64), rng.random_range(0..64));
-        world.fill_voxels(
-            a,
-            a + IVec3::new(rng.random_range(0..3), rng.random_range(0..12), rng.random_range(0..3)),
-            Voxel::Solid,
-        );
+        world
+            .fill_voxels(
+                a,
+                a + IVec3::new(rng.random_range(0..3), rng.random_range(0..12), rng.random_range(0..3)),
+                Voxel::Solid,
+            )
+            .unwrap();
     }
     let mut finder = Pathfinder::new();
     let mut paths = Vec::new();

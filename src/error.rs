@@ -38,6 +38,15 @@ pub enum WorldError {
         /// Voxels along Z.
         z: u64,
     },
+    /// The world (or a structure built over it) would need more memory than its
+    /// [`Limits`](crate::Limits) allow; nothing was allocated or changed.
+    #[error("needs {needed} bytes, over the memory limit of {limit}")]
+    MemoryLimit {
+        /// Bytes the operation would hold.
+        needed: usize,
+        /// The limit in force.
+        limit: usize,
+    },
 }
 
 /// Why a path query returned no path.
@@ -81,6 +90,19 @@ pub enum PathError {
     /// The cost model cannot be used: see [`crate::CostModel::validate`].
     #[error("invalid cost model: {0}")]
     InvalidCosts(&'static str),
+    /// Another part of the [`SearchConfig`](crate::SearchConfig) cannot be used (a medium's
+    /// price, an algorithm's weight or phase): see [`crate::SearchConfig::validate`].
+    #[error("invalid search configuration: {0}")]
+    InvalidConfig(&'static str),
+    /// The search's tables would pass the world's [`Limits::max_search_bytes`](crate::Limits);
+    /// checked before allocating them.
+    #[error("search needs {needed} bytes, over the memory limit of {limit}")]
+    MemoryLimit {
+        /// Bytes the search would hold.
+        needed: usize,
+        /// The limit in force.
+        limit: usize,
+    },
 }
 
 /// Why a Moving AI `.3dmap` or `.3dscen` file could not be read.

@@ -21,6 +21,7 @@ mod agent;
 mod error;
 mod grid;
 mod io;
+mod limits;
 mod medium;
 mod search;
 // Flight: smoothing, orientation, trajectories, interop.
@@ -34,6 +35,7 @@ pub use error::{LoadError, PathError, WorldError};
 pub use grid::components::Components;
 pub use grid::world::VoxelWorld;
 pub use io::movingai::{Problem, Scenario};
+pub use limits::Limits;
 pub use medium::{Media, Voxel};
 pub use search::astar::{Pathfinder, SearchStep};
 pub use search::batch::{PathRequest, find_paths, find_paths_sequential};
@@ -56,8 +58,8 @@ pub use glam;
 /// The types most programs need: `use voxnav::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Agent, Algorithm, Components, CostModel, DiagonalRule, Fallback, Heuristic, Media, Path, PathError, Pathfinder,
-        SearchConfig, Voxel, VoxelWorld,
+        Agent, Algorithm, Components, CostModel, DiagonalRule, Fallback, Heuristic, Limits, Media, Path, PathError,
+        Pathfinder, SearchConfig, Voxel, VoxelWorld,
     };
     pub use glam::{IVec3, UVec3, Vec3};
 }

@@ -55,6 +55,9 @@ impl Media {
     pub const AIR: Media = Media { air: Some(100), water: None };
     /// Water only: fish.
     pub const WATER: Media = Media { air: None, water: Some(100) };
+    /// Largest weight a query accepts (10,000 percent: a move 100 times dearer);
+    /// [`SearchConfig::validate`](crate::SearchConfig::validate) refuses more.
+    pub const MAX_WEIGHT: u32 = 10_000;
 
     /// Whether an agent with these media may occupy `voxel`.
     #[must_use]

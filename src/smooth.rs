@@ -143,7 +143,7 @@ pub(crate) struct Knot {
 /// use glam::{IVec3, UVec3, Vec3};
 /// use voxnav::{smooth_path, Pathfinder, SearchConfig, SmoothConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(24, 8, 24)).unwrap();
-/// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(12, 7, 15), Voxel::Solid);
+/// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(12, 7, 15), Voxel::Solid).unwrap();
 /// let path = Pathfinder::new()
 ///     .find_voxel_path(&world, IVec3::new(2, 4, 2), IVec3::new(20, 4, 3), &SearchConfig::default())
 ///     .unwrap();
@@ -850,7 +850,7 @@ mod tests {
     fn an_open_corner_is_bent_and_a_corridor_corner_stays_sharp() {
         // Around a pillar in open space: the corner hugging the pillar's edge is bent.
         let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(16, 3, 16)).unwrap();
-        world.fill_voxels(IVec3::new(0, 0, 0), IVec3::new(7, 2, 7), crate::Voxel::Solid);
+        world.fill_voxels(IVec3::new(0, 0, 0), IVec3::new(7, 2, 7), crate::Voxel::Solid).unwrap();
         let path = crate::Pathfinder::new()
             .find_voxel_path(&world, IVec3::new(0, 1, 14), IVec3::new(8, 1, 0), &crate::SearchConfig::default())
             .unwrap();
@@ -862,7 +862,7 @@ mod tests {
             (0..=8).map(|x| IVec3::new(x, 1, 8)).chain((0..8).rev().map(|z| IVec3::new(8, 1, z))).collect();
         // The same L as a one-voxel corridor: no room to bend.
         let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(16, 3, 16)).unwrap();
-        world.fill_voxels(IVec3::ZERO, IVec3::new(15, 2, 15), crate::Voxel::Solid);
+        world.fill_voxels(IVec3::ZERO, IVec3::new(15, 2, 15), crate::Voxel::Solid).unwrap();
         for &v in &voxels {
             world.set(v, crate::Voxel::Air).unwrap();
         }

@@ -251,7 +251,17 @@ impl Trajectory {
         let size = f64::from(smooth.voxel_size());
         let speed = f64::from(profile.speed) / size;
         let travel_per_radian = speed / f64::from(profile.turn_rate);
-        let src = smooth.knots();
+        // A knot without a direction (a path that ends where it began has one) takes the
+        // nearest direction before it, else after it, else forward (-Z).
+        let mut src = smooth.knots().to_vec();
+        let first_dir = src.iter().map(|k| k.tangent).find(|t| *t != DVec3::ZERO && t.is_finite());
+        let mut last_dir = first_dir.unwrap_or(DVec3::NEG_Z);
+        for k in &mut src {
+            if k.tangent == DVec3::ZERO || !k.tangent.is_finite() {
+                k.tangent = last_dir;
+            }
+            last_dir = k.tangent;
+        }
         let mut b = Builder {
             knots: Vec::with_capacity(src.len() * 2),
             bank: Vec::with_capacity(src.len() * 2),

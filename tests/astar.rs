@@ -102,7 +102,7 @@ fn endpoint_errors_name_the_problem() {
     let bad = SearchConfig { costs: CostModel { face: 0, edge: 1, corner: 1 }, ..c };
     assert!(matches!(f.find_voxel_path(&world, o, IVec3::splat(2), &bad), Err(PathError::InvalidCosts(_))));
     // A wall cutting the world in two: unreachable after searching one side.
-    world.fill_voxels(IVec3::new(4, 0, 0), IVec3::new(4, 7, 7), Voxel::Solid);
+    world.fill_voxels(IVec3::new(4, 0, 0), IVec3::new(4, 7, 7), Voxel::Solid).unwrap();
     let e = f.find_voxel_path(&world, o, IVec3::new(7, 0, 0), &c).unwrap_err();
     assert!(matches!(e, PathError::Unreachable { expanded } if expanded > 0), "{e:?}");
     // A budget too small for the trip.

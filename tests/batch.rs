@@ -24,7 +24,7 @@ fn requests(rng: &mut rand::rngs::StdRng, world: &voxnav::VoxelWorld, n: usize) 
 fn batch_equals_sequential() {
     let mut rng = rng(0xBA7C_0001);
     let world = walled_world(&mut rng, UVec3::new(48, 24, 48), 18, 0);
-    let islands = Components::new(&world, Media::ANY);
+    let islands = Components::new(&world, Media::ANY).unwrap();
     let reqs = requests(&mut rng, &world, 300);
     for components in [None, Some(&islands)] {
         let seq = find_paths_sequential(&world, components, &reqs);

@@ -24,7 +24,7 @@ fn labels_match_reachability_on_random_worlds() {
         let world = walled_world(&mut rng, dims, density, water);
         let media = [Media::ANY, Media::AIR, Media::WATER][i % 3];
         let rule = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][(i / 3) % 3];
-        let islands = Components::with_rule(&world, media, rule);
+        let islands = Components::with_rule(&world, media, rule).unwrap();
         assert_eq!(islands.rule(), rule);
         let Some(start) = random_free_voxel(&mut rng, &world, media) else { continue };
         let dist = distances(&world, start, rule, &CostModel::GAME, media);
@@ -48,9 +48,9 @@ fn labels_match_reachability_on_random_worlds() {
 fn an_unreachable_goal_costs_no_expansion() {
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(64, 40, 64)).unwrap();
     // A sealed room around the goal.
-    world.fill_voxels(IVec3::new(40, 10, 40), IVec3::new(50, 20, 50), Voxel::Solid);
-    world.fill_voxels(IVec3::new(41, 11, 41), IVec3::new(49, 19, 49), Voxel::Air);
-    let islands = Components::new(&world, Media::ANY);
+    world.fill_voxels(IVec3::new(40, 10, 40), IVec3::new(50, 20, 50), Voxel::Solid).unwrap();
+    world.fill_voxels(IVec3::new(41, 11, 41), IVec3::new(49, 19, 49), Voxel::Air).unwrap();
+    let islands = Components::new(&world, Media::ANY).unwrap();
     assert_eq!(islands.count(), 2);
     let (start, goal) = (IVec3::new(2, 2, 2), IVec3::new(45, 15, 45));
     let mut finder = Pathfinder::new();
@@ -78,8 +78,8 @@ fn an_unreachable_goal_costs_no_expansion() {
 #[test]
 fn labels_follow_edits_and_ignore_other_queries() {
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(48, 20, 20)).unwrap();
-    world.fill_voxels(IVec3::new(24, 0, 0), IVec3::new(24, 19, 19), Voxel::Solid);
-    let mut islands = Components::new(&world, Media::ANY);
+    world.fill_voxels(IVec3::new(24, 0, 0), IVec3::new(24, 19, 19), Voxel::Solid).unwrap();
+    let mut islands = Components::new(&world, Media::ANY).unwrap();
     let (a, b) = (IVec3::new(3, 3, 3), IVec3::new(40, 3, 3));
     assert_eq!(islands.connected(&world, a, b), Some(false));
     world.fill_sphere(Vec3::new(24.5, 10.5, 10.5), 2.0, Voxel::Air).unwrap();
@@ -87,13 +87,13 @@ fn labels_follow_edits_and_ignore_other_queries() {
     assert!(!islands.is_current(&world));
     let mut finder = Pathfinder::new();
     assert!(finder.find_voxel_path_with(&world, &islands, a, b, &SearchConfig::default()).is_ok());
-    assert!(islands.update(&world));
-    assert!(!islands.update(&world));
+    assert!(islands.update(&world).unwrap());
+    assert!(!islands.update(&world).unwrap());
     assert_eq!(islands.connected(&world, a, b), Some(true));
     // Another rule or other media: labels are not applied.
     let faces = SearchConfig { diagonal: DiagonalRule::Faces, ..Default::default() };
     assert!(!islands.applies_to(&world, &faces));
-    assert!(Components::with_rule(&world, Media::ANY, DiagonalRule::Faces).applies_to(&world, &faces));
+    assert!(Components::with_rule(&world, Media::ANY, DiagonalRule::Faces).unwrap().applies_to(&world, &faces));
     let fish = SearchConfig { media: Media::WATER, ..Default::default() };
     assert!(!islands.applies_to(&world, &fish));
     assert_eq!(islands.label(&world, IVec3::new(24, 0, 0)), None);
@@ -110,14 +110,14 @@ fn updated_labels_equal_fresh_ones_after_random_edits() {
         let density = 5 + rng.random_range(0..30);
         let mut world = walled_world(&mut rng, dims, density, if i % 2 == 0 { 20 } else { 0 });
         let media = [Media::ANY, Media::AIR, Media::WATER][i % 3];
-        let mut islands = Components::new(&world, media);
+        let mut islands = Components::new(&world, media).unwrap();
         for step in 0..12 {
             if step == 6 {
                 // A clone that diverges, and the labels handed from one to the other.
                 let mut other = world.clone();
-                other.fill_voxels(IVec3::ZERO, dims.as_ivec3() / 3, Voxel::Air);
-                assert!(islands.update(&other));
-                assert_same_partition(&islands, &Components::new(&other, media), &other, &mut rng, i);
+                other.fill_voxels(IVec3::ZERO, dims.as_ivec3() / 3, Voxel::Air).unwrap();
+                assert!(islands.update(&other).unwrap());
+                assert_same_partition(&islands, &Components::new(&other, media).unwrap(), &other, &mut rng, i);
                 world.set(IVec3::new(1, 1, 1), Voxel::Solid).unwrap();
             }
             for _ in 0..rng.random_range(1..4) {
@@ -131,11 +131,11 @@ fn updated_labels_equal_fresh_ones_after_random_edits() {
                     world.set(v, voxel).unwrap();
                 } else {
                     let size = IVec3::new(rng.random_range(0..20), rng.random_range(0..20), rng.random_range(0..3));
-                    world.fill_voxels(v, v + size, voxel);
+                    world.fill_voxels(v, v + size, voxel).unwrap();
                 }
             }
-            assert!(islands.update(&world));
-            assert_same_partition(&islands, &Components::new(&world, media), &world, &mut rng, i);
+            assert!(islands.update(&world).unwrap());
+            assert_same_partition(&islands, &Components::new(&world, media).unwrap(), &world, &mut rng, i);
         }
     }
 }
@@ -155,7 +155,7 @@ fn assert_same_partition(a: &Components, b: &Components, world: &VoxelWorld, rng
 fn warframe_labels_are_small_and_quick() {
     let Some(dir) = common::warframe_dir() else { return };
     let world = VoxelWorld::load_3dmap(dir.join("maps/BA1.3dmap")).unwrap();
-    let islands = Components::new(&world, Media::ANY);
+    let islands = Components::new(&world, Media::ANY).unwrap();
     // 241 M voxels: labels must stay a small fraction of a dense array (241 MB at a byte each).
     assert!(islands.memory_bytes() < 16 << 20, "{} bytes", islands.memory_bytes());
     println!("BA1: {} components, {} bytes of labels", islands.count(), islands.memory_bytes());

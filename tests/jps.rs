@@ -84,7 +84,7 @@ fn jps_cost_equals_the_oracle_in_large_sparse_worlds() {
             // Thin walls and small boxes.
             let mut size = IVec3::new(rng.random_range(0..8), rng.random_range(0..8), rng.random_range(0..8));
             size[rng.random_range(0..3usize)] = rng.random_range(0..30);
-            world.fill_voxels(min, min + size, voxnav::Voxel::Solid);
+            world.fill_voxels(min, min + size, voxnav::Voxel::Solid).unwrap();
         }
         let Some(start) = random_free_voxel(&mut rng, &world, media) else { continue };
         let dist = distances(&world, start, DiagonalRule::Strict, &config.costs, media);
@@ -142,7 +142,7 @@ fn jps_sees_edits_clones_and_media_between_queries() {
         let mut size = IVec3::new(rng.random_range(0..4), rng.random_range(0..4), rng.random_range(0..4));
         size[rng.random_range(0..3usize)] = rng.random_range(5..24);
         let voxel = [voxnav::Voxel::Solid, voxnav::Voxel::Air, voxnav::Voxel::Water][round % 3];
-        target.fill_voxels(min, min + size, voxel);
+        target.fill_voxels(min, min + size, voxel).unwrap();
         let edited = clone.as_ref().unwrap_or(&world);
         query(&mut rng, edited, media, round);
         query(&mut rng, edited, other, round);
@@ -255,8 +255,8 @@ fn jps_dives_across_a_plateau_like_astar() {
 #[test]
 fn jps_races_from_both_ends() {
     let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::new(96, 32, 96)).unwrap();
-    world.fill_voxels(IVec3::new(70, 6, 70), IVec3::new(88, 26, 88), voxnav::Voxel::Solid);
-    world.fill_voxels(IVec3::new(71, 7, 71), IVec3::new(88, 25, 87), voxnav::Voxel::Air);
+    world.fill_voxels(IVec3::new(70, 6, 70), IVec3::new(88, 26, 88), voxnav::Voxel::Solid).unwrap();
+    world.fill_voxels(IVec3::new(71, 7, 71), IVec3::new(88, 25, 87), voxnav::Voxel::Air).unwrap();
     let (start, goal) = (IVec3::new(6, 16, 10), IVec3::new(80, 16, 80));
     let mut finder = Pathfinder::new();
     let astar = finder.find_voxel_path(&world, start, goal, &SearchConfig::default()).unwrap();

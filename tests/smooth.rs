@@ -80,7 +80,7 @@ fn a_wall_gap_is_threaded_without_clipping() {
     // A wall with a one-voxel hole: a thin ray from start to goal through the hole would clip
     // the hole's rim; the box must pass straight through it.
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(21, 21, 21)).unwrap();
-    world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 20, 20), Voxel::Solid);
+    world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 20, 20), Voxel::Solid).unwrap();
     world.set(IVec3::new(10, 10, 10), Voxel::Air).unwrap();
     let config = SearchConfig::default();
     let path = Pathfinder::new().find_voxel_path(&world, IVec3::new(2, 3, 15), IVec3::new(18, 17, 4), &config).unwrap();
@@ -100,9 +100,9 @@ fn a_wall_gap_is_threaded_without_clipping() {
 fn loose_diagonal_paths_are_refused() {
     // Two voxels blocking a diagonal's sides: an unchecked search cuts between them.
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(8, 3, 8)).unwrap();
-    world.fill_voxels(IVec3::ZERO, IVec3::new(7, 2, 7), Voxel::Solid);
-    world.fill_voxels(IVec3::new(1, 1, 1), IVec3::new(3, 1, 1), Voxel::Air);
-    world.fill_voxels(IVec3::new(3, 1, 2), IVec3::new(3, 1, 3), Voxel::Air);
+    world.fill_voxels(IVec3::ZERO, IVec3::new(7, 2, 7), Voxel::Solid).unwrap();
+    world.fill_voxels(IVec3::new(1, 1, 1), IVec3::new(3, 1, 1), Voxel::Air).unwrap();
+    world.fill_voxels(IVec3::new(3, 1, 2), IVec3::new(3, 1, 3), Voxel::Air).unwrap();
     world.set(IVec3::new(2, 1, 2), Voxel::Air).unwrap();
     world.set(IVec3::new(2, 1, 3), Voxel::Air).unwrap();
     world.set(IVec3::new(2, 1, 1), Voxel::Solid).unwrap();

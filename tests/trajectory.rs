@@ -108,7 +108,7 @@ fn random_worlds_give_unit_bounded_aligned_poses() {
 /// A world of solid rock with the given voxels carved out as air.
 fn carved(dims: UVec3, voxels: &[IVec3]) -> VoxelWorld {
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, dims).unwrap();
-    world.fill_voxels(IVec3::ZERO, dims.as_ivec3() - 1, Voxel::Solid);
+    world.fill_voxels(IVec3::ZERO, dims.as_ivec3() - 1, Voxel::Solid).unwrap();
     for &v in voxels {
         world.set(v, Voxel::Air).unwrap();
     }
@@ -154,7 +154,7 @@ fn open_air_climbs_u_turns_and_dives_turn_gradually() {
     let config = SearchConfig::default();
     for (name, wall_top) in [("over", IVec3::new(14, 20, 29)), ("around", IVec3::new(14, 29, 20))] {
         let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(30, 30, 30)).unwrap();
-        world.fill_voxels(IVec3::new(14, 0, 0), wall_top, Voxel::Solid);
+        world.fill_voxels(IVec3::new(14, 0, 0), wall_top, Voxel::Solid).unwrap();
         let path = finder.find_voxel_path(&world, IVec3::new(13, 10, 10), IVec3::new(15, 10, 10), &config).unwrap();
         let smooth = smooth_path(&world, &path, &SmoothConfig::default()).unwrap();
         for profile in [FlightProfile::AIR, FlightProfile::SWIM] {
@@ -173,7 +173,7 @@ fn open_air_climbs_u_turns_and_dives_turn_gradually() {
 fn level_turns_bank_into_the_turn_within_limits() {
     // A flat world one voxel high: all turns are level.
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(40, 1, 40)).unwrap();
-    world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(12, 0, 25), Voxel::Solid);
+    world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(12, 0, 25), Voxel::Solid).unwrap();
     let path = Pathfinder::new()
         .find_voxel_path(&world, IVec3::new(2, 0, 2), IVec3::new(20, 0, 3), &SearchConfig::default())
         .unwrap();
@@ -196,7 +196,7 @@ fn level_turns_bank_into_the_turn_within_limits() {
     // Banking into the turn: a right turn (heading +X, then +Z; right is +X x +Y = +Z) with room
     // inside the corner, rounded there, banks right: up leans toward +Z, right wing down.
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(40, 1, 40)).unwrap();
-    world.fill_voxels(IVec3::new(0, 0, 4), IVec3::new(8, 0, 11), Voxel::Solid);
+    world.fill_voxels(IVec3::new(0, 0, 4), IVec3::new(8, 0, 11), Voxel::Solid).unwrap();
     let voxels: Vec<IVec3> =
         (0..=10).map(|x| IVec3::new(x, 0, 1)).chain((2..=11).map(|z| IVec3::new(10, 0, z))).collect();
     let smooth = smooth_voxels(&world, &voxels, &SmoothConfig::default()).unwrap();

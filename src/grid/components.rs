@@ -6,7 +6,7 @@ use glam::{IVec3, Vec3};
 use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
 use super::scan::{ROWS, read_chunk_rows};
 use super::world::{Pass, VoxelWorld};
-use crate::error::PathError;
+use crate::error::{PathError, WorldError};
 use crate::medium::Media;
 use crate::search::astar::Pathfinder;
 use crate::search::config::{CostModel, DiagonalRule, Fallback, SearchConfig};
@@ -17,6 +17,8 @@ use crate::search::path::Path;
 const BLOCKED: u32 = u32::MAX;
 /// Chunk entry flag: several components; the low bits index `locals`.
 const SPLIT: u32 = 1 << 31;
+/// Piece index of a blocked voxel in a split chunk.
+const NO_PIECE: u16 = u16::MAX;
 
 /// The connected components of the free space of a [`VoxelWorld`] for one set of [`Media`]
 /// and one diagonal rule (by default the strict one): two voxels are in the same component
@@ -27,8 +29,7 @@ const SPLIT: u32 = 1 << 31;
 /// Labels are sparse: one per 16^3 chunk whose free voxels are all connected inside it, and a
 /// byte per voxel only for chunks cut into several pieces (see
 /// [`memory_bytes`](Self::memory_bytes)). Building reads the whole world once, skipping chunks
-/// the chunk table shows free (about 35 ms for the largest Warframe map, 241 M voxels, of which
-/// most is labelling the chunks that hold geometry). [`update`](Self::update) rebuilds after the world
+/// the chunk table shows free; most of its time is labelling the chunks that hold geometry. [`update`](Self::update) rebuilds after the world
 /// was edited; until then the labels are *stale* and every query ignores them (searching as
 /// usual), so they are never wrong for a world edited through its API. Keep one `Components`
 /// per world: they recognise their world by its [`revision`](VoxelWorld::revision) and size.
@@ -38,8 +39,8 @@ const SPLIT: u32 = 1 << 31;
 /// use glam::IVec3;
 /// use voxnav::{Components, Media, PathError, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(40)).unwrap();
-/// world.fill_voxels(IVec3::new(20, 0, 0), IVec3::new(20, 39, 39), Voxel::Solid); // sealed halves
-/// let mut islands = Components::new(&world, Media::ANY);
+/// world.fill_voxels(IVec3::new(20, 0, 0), IVec3::new(20, 39, 39), Voxel::Solid).unwrap(); // sealed halves
+/// let mut islands = Components::new(&world, Media::ANY).unwrap();
 /// let (a, b) = (IVec3::new(2, 2, 2), IVec3::new(30, 2, 2));
 /// assert_eq!(islands.connected(&world, a, b), Some(false));
 /// let mut finder = Pathfinder::new();
@@ -49,7 +50,7 @@ const SPLIT: u32 = 1 << 31;
 ///
 /// world.set(IVec3::new(20, 5, 5), Voxel::Air).unwrap(); // open a hole
 /// assert_eq!(islands.connected(&world, a, b), None); // stale: refresh first
-/// assert!(islands.update(&world));
+/// assert!(islands.update(&world).unwrap());
 /// assert_eq!(islands.connected(&world, a, b), Some(true));
 /// assert!(finder.find_voxel_path_with(&world, &islands, a, b, &config).is_ok());
 /// ```
@@ -65,8 +66,9 @@ pub struct Components {
     chunk_dims: IVec3,
     /// Per chunk: [`BLOCKED`], a label, or [`SPLIT`] | index into `locals`.
     chunks: Vec<u32>,
-    /// Per split chunk: the label of each local piece, and a byte per voxel (255: blocked).
-    locals: Vec<(Vec<u32>, Box<[u8]>)>,
+    /// Per split chunk: the label of each local piece, and a piece index per voxel
+    /// ([`NO_PIECE`]: blocked). A 16^3 chunk has at most 2,048 pieces, so `u16` holds them all.
+    locals: Vec<(Vec<u32>, Box<[u16]>)>,
     count: usize,
 }
 
@@ -91,13 +93,11 @@ impl Union {
     }
 }
 
-/// Labels the 6-connected pieces of one chunk's free voxels: a piece index per voxel (255:
-/// blocked) and the number of pieces. Pieces past the 255th share index 254: merging labels
-/// can only make [`Components::connected`] say "maybe" where it could say "no", never the
-/// reverse, so answers stay safe in such (checkerboard-like) chunks.
-fn label_chunk(blocked: &[u16; ROWS]) -> (Box<[u8]>, usize) {
+/// Labels the 6-connected pieces of one chunk's free voxels: a piece index per voxel
+/// ([`NO_PIECE`]: blocked) and the number of pieces (at most 2,048, a checkerboard's).
+fn label_chunk(blocked: &[u16; ROWS]) -> (Box<[u16]>, usize) {
     let free: Vec<u16> = blocked.iter().map(|r| !r).collect();
-    let mut labels = vec![255u8; ROWS * 16].into_boxed_slice();
+    let mut labels = vec![NO_PIECE; ROWS * 16].into_boxed_slice();
     let mut left: Vec<u16> = free.clone();
     let mut pieces = 0usize;
     let mut fill = vec![0u16; ROWS];
@@ -139,7 +139,7 @@ fn label_chunk(blocked: &[u16; ROWS]) -> (Box<[u8]>, usize) {
                 break;
             }
         }
-        let id = pieces.min(254) as u8;
+        let id = pieces as u16;
         for r in 0..ROWS {
             let mut bits = fill[r];
             left[r] &= !bits;
@@ -157,8 +157,11 @@ fn label_chunk(blocked: &[u16; ROWS]) -> (Box<[u8]>, usize) {
 impl Components {
     /// Labels the components of `world`'s voxels that `media` allows, under the strict diagonal
     /// rule (the default).
-    #[must_use]
-    pub fn new(world: &VoxelWorld, media: Media) -> Self {
+    ///
+    /// # Errors
+    /// [`WorldError::MemoryLimit`] if the labels' tables would pass the world's
+    /// [`Limits::max_search_bytes`](crate::Limits) (checked before allocating them).
+    pub fn new(world: &VoxelWorld, media: Media) -> Result<Self, WorldError> {
         Self::with_rule(world, media, DiagonalRule::Strict)
     }
 
@@ -170,10 +173,11 @@ impl Components {
     /// corner move's ends either way, so different labels still mean "unreachable", while the
     /// same label only means "maybe". Building costs more than under the strict rule (the
     /// diagonals are checked around every chunk that holds geometry, at every build and
-    /// update): on the largest Warframe map 0.25 s under `Faces` and 0.42 s under `Unchecked`,
-    /// against 38 ms.
-    #[must_use]
-    pub fn with_rule(world: &VoxelWorld, media: Media, rule: DiagonalRule) -> Self {
+    /// update).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn with_rule(world: &VoxelWorld, media: Media, rule: DiagonalRule) -> Result<Self, WorldError> {
         let mut c = Self {
             media,
             rule,
@@ -186,21 +190,41 @@ impl Components {
             locals: Vec::new(),
             count: 0,
         };
+        c.check_memory(world)?;
         c.rebuild(world, false);
-        c
+        Ok(c)
     }
 
     /// Rebuilds the labels if `world` changed since they were built; returns whether it did.
     /// For the same world object (not a clone or another world), chunks not edited since keep
-    /// their local labelling and only the joins between chunks are redone: a few edits on the
-    /// largest Warframe map take about a third of a full build.
-    pub fn update(&mut self, world: &VoxelWorld) -> bool {
+    /// their local labelling and only the joins between chunks are redone, a fraction of a
+    /// full build.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new) (for a larger world than before); the labels are then left as
+    /// they were, stale, and searches ignore them.
+    pub fn update(&mut self, world: &VoxelWorld) -> Result<bool, WorldError> {
         if self.is_current(world) {
-            return false;
+            return Ok(false);
         }
+        self.check_memory(world)?;
         let reuse = world.lineage() == self.lineage && world.dims().as_ivec3() == self.dims;
         self.rebuild(world, reuse);
-        true
+        Ok(true)
+    }
+
+    /// Checks a build's tables against the world's limit: per 16^3 chunk, the label (4 bytes)
+    /// and, while building, the first piece and piece count (8), a voxel-label pointer (16) and
+    /// the six boundary faces (192); the per-voxel labels of split chunks are counted as they
+    /// come (8 KB each, at most one per chunk that holds geometry).
+    fn check_memory(&self, world: &VoxelWorld) -> Result<(), WorldError> {
+        let chunks = world.chunk_count();
+        let needed = chunks.saturating_mul(4 + 8 + 16 + 192);
+        let limit = world.limits().max_search_bytes;
+        if needed > limit {
+            return Err(WorldError::MemoryLimit { needed, limit });
+        }
+        Ok(())
     }
 
     /// Whether the labels describe `world` as it is (same size, no edit since).
@@ -227,11 +251,11 @@ impl Components {
         self.count
     }
 
-    /// Bytes of heap held: 4 per chunk, plus about 4 KB per chunk cut into several pieces.
+    /// Bytes of heap held: 4 per chunk, plus about 8 KB per chunk cut into several pieces.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.chunks.capacity() * 4
-            + self.locals.capacity() * std::mem::size_of::<(Vec<u32>, Box<[u8]>)>()
+            + self.locals.capacity() * std::mem::size_of::<(Vec<u32>, Box<[u16]>)>()
             + self.locals.iter().map(|(l, v)| l.capacity() * 4 + v.len()).sum::<usize>()
     }
 
@@ -250,7 +274,7 @@ impl Components {
         // Pieces: per chunk its first node and piece count; labels per voxel for split chunks.
         let mut first = vec![0u32; n];
         let mut pieces_of = vec![0u32; n];
-        let mut voxel_pieces: Vec<Option<Box<[u8]>>> = vec![None; n];
+        let mut voxel_pieces: Vec<Option<Box<[u16]>>> = vec![None; n];
         // Boundary faces, for joining neighbours: per chunk its 6 faces' free bits.
         let mut nodes = 0u32;
         let mut faces: Vec<[[u16; 16]; 6]> = vec![[[0; 16]; 6]; n];
@@ -320,10 +344,10 @@ impl Components {
             }
         }
         let mut union = Union((0..nodes).collect());
-        let piece = |i: usize, l: IVec3, vp: &[Option<Box<[u8]>>]| -> u32 {
+        let piece = |i: usize, l: IVec3, vp: &[Option<Box<[u16]>>]| -> u32 {
             match &vp[i] {
                 None => first[i],
-                Some(labels) => first[i] + u32::from(labels[((l.z * 16 + l.y) * 16 + l.x) as usize].min(254)),
+                Some(labels) => first[i] + u32::from(labels[((l.z * 16 + l.y) * 16 + l.x) as usize]),
             }
         };
         for cz in 0..cd.z {
@@ -390,7 +414,7 @@ impl Components {
                 (0, _) => {}
                 (_, None) => self.chunks[i] = label_of(first[i], &mut union),
                 (p, Some(labels)) => {
-                    let table = (0..p.min(255)).map(|k| label_of(first[i] + k, &mut union)).collect();
+                    let table = (0..p).map(|k| label_of(first[i] + k, &mut union)).collect();
                     self.chunks[i] = SPLIT | self.locals.len() as u32;
                     self.locals.push((table, labels));
                 }
@@ -412,8 +436,11 @@ impl Components {
             return None;
         }
         let entry = self.chunks[self.chunk_index(v >> CHUNK_SHIFT)];
+        if entry == BLOCKED {
+            return None;
+        }
         if entry & SPLIT == 0 {
-            return (entry != BLOCKED).then_some(entry);
+            return Some(entry);
         }
         let (table, labels) = &self.locals[(entry & !SPLIT) as usize];
         let l = v & CHUNK_MASK;
@@ -579,7 +606,10 @@ impl Components {
         let dist = |v: IVec3| Heuristic::Octile.estimate(goal - v, &CostModel::PRECISE);
         let mut candidates: Vec<(u64, usize)> = Vec::new();
         for (i, &entry) in self.chunks.iter().enumerate() {
-            let has = if entry & SPLIT == 0 {
+            // BLOCKED has the SPLIT bit set too: test it first.
+            let has = if entry == BLOCKED {
+                false
+            } else if entry & SPLIT == 0 {
                 entry == label
             } else {
                 self.locals[(entry & !SPLIT) as usize].0.contains(&label)

@@ -21,17 +21,54 @@ pub(crate) struct BitLayer {
     slots: Vec<u32>,
     /// `ROWS` rows per slot, slot 0 all zero.
     rows: Vec<u16>,
+    /// Number of set bits.
+    ones: u64,
 }
 
 impl BitLayer {
     pub(crate) fn new(chunks: usize) -> Self {
-        Self { slots: vec![0; chunks], rows: vec![0; ROWS] }
+        Self { slots: vec![0; chunks], rows: vec![0; ROWS], ones: 0 }
     }
 
-    /// Whether no bit was ever set (no chunk allocated).
+    /// Whether no bit is set.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.rows.len() == ROWS
+        self.ones == 0
+    }
+
+    /// Heap bytes of a layer over `chunks` chunks with no bit set.
+    pub(crate) fn empty_bytes(chunks: usize) -> usize {
+        chunks * 4 + ROWS * 2
+    }
+
+    /// Bytes a chunk's rows take once allocated.
+    pub(crate) const CHUNK_BYTES: usize = ROWS * 2;
+
+    /// Heap bytes after `new_chunks` more chunks are allocated, and whether that needs an
+    /// exact reservation (the amortized growth of the row table would pass `limit`), or `None`
+    /// if even an exact one would.
+    pub(crate) fn bytes_after(&self, new_chunks: usize, limit: usize, others: usize) -> Option<(usize, bool)> {
+        let need = self.rows.len() + new_chunks * ROWS;
+        let cap = self.rows.capacity();
+        let base = self.slots.capacity() * 4 + others;
+        if need <= cap {
+            return Some((base + cap * 2, false));
+        }
+        let amortized = base + need.max(cap * 2) * 2;
+        if amortized <= limit {
+            return Some((amortized, false));
+        }
+        let exact = base + need * 2;
+        (exact <= limit).then_some((exact, true))
+    }
+
+    /// Reserves room for `new_chunks` more chunks, exactly or with the usual growth.
+    pub(crate) fn reserve_chunks(&mut self, new_chunks: usize, exact: bool) {
+        if exact {
+            self.rows.reserve_exact(new_chunks * ROWS);
+        } else {
+            self.rows.reserve(new_chunks * ROWS);
+        }
     }
 
     /// Whether chunk `chunk` has no set bit allocated (the shared empty chunk).
@@ -74,10 +111,9 @@ impl BitLayer {
             self.rows.resize(self.rows.len() + ROWS, 0);
         }
         let i = self.row_index(chunk, ly, lz);
-        if value {
-            self.rows[i] |= bits;
-        } else {
-            self.rows[i] &= !bits;
-        }
+        let old = self.rows[i];
+        let new = if value { old | bits } else { old & !bits };
+        self.rows[i] = new;
+        self.ones = self.ones + u64::from(new.count_ones()) - u64::from(old.count_ones());
     }
 }

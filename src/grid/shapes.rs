@@ -52,17 +52,24 @@ impl VoxelWorld {
         let dims = self.dims().as_ivec3();
         let (origin, size) = (self.origin(), self.voxel_size());
         let column = |x: i32, z: i32| span(origin.x + (x as f32 + 0.5) * size, origin.z + (z as f32 + 0.5) * size);
-        for z in 0..dims.z {
-            for x in 0..dims.x {
-                if column(x, z).is_some_and(|(lo, hi)| lo.is_nan() || hi.is_nan()) {
-                    return Err(WorldError::NonFinite);
-                }
-            }
-        }
         let oy = origin.y;
         // Cell j is [oy + j size, oy + (j + 1) size]; it overlaps lo..hi when
         // floor((lo - oy) / size) <= j <= ceil((hi - oy) / size) - 1.
         let index = |y: f32| y.clamp(-1.0, dims.y as f32) as i32;
+        let (mut ylo, mut yhi) = (i32::MAX, i32::MIN);
+        for z in 0..dims.z {
+            for x in 0..dims.x {
+                match column(x, z) {
+                    Some((lo, hi)) if lo.is_nan() || hi.is_nan() => return Err(WorldError::NonFinite),
+                    Some((lo, hi)) if lo <= hi => {
+                        ylo = ylo.min(index(((lo - oy) / size).floor()));
+                        yhi = yhi.max(index(((hi - oy) / size).ceil() - 1.0));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.reserve_for(IVec3::new(0, ylo, 0), IVec3::new(dims.x - 1, yhi, dims.z - 1), voxel)?;
         let mut count = 0;
         for z in 0..dims.z {
             for x in 0..dims.x {
@@ -72,7 +79,7 @@ impl VoxelWorld {
                 }
                 let a = ((lo - oy) / size).floor();
                 let b = (((hi - oy) / size).ceil() - 1.0).max(a);
-                count += self.fill_voxels(IVec3::new(x, index(a), z), IVec3::new(x, index(b), z), voxel);
+                count += self.fill_reserved(IVec3::new(x, index(a), z), IVec3::new(x, index(b), z), voxel);
             }
         }
         Ok(count)
@@ -140,6 +147,7 @@ impl VoxelWorld {
         let clamp = |v: Vec3| v.clamp(Vec3::splat(-1.0), dims.as_vec3()).as_ivec3();
         let lo = clamp((a.min(b) - r).floor()).max(IVec3::ZERO);
         let hi = clamp((a.max(b) + r).ceil() - 1.0).min(dims - 1);
+        self.reserve_for(lo, hi, voxel)?;
         let mut count = 0;
         for z in lo.z..=hi.z {
             for y in lo.y..=hi.y {
@@ -152,7 +160,7 @@ impl VoxelWorld {
                     match (inside, run) {
                         (true, None) => run = Some(x),
                         (false, Some(start)) => {
-                            count += self.fill_voxels(IVec3::new(start, y, z), IVec3::new(x - 1, y, z), voxel);
+                            count += self.fill_reserved(IVec3::new(start, y, z), IVec3::new(x - 1, y, z), voxel);
                             run = None;
                         }
                         _ => {}
@@ -182,7 +190,7 @@ impl VoxelWorld {
     /// use glam::{IVec3, UVec3, Vec3};
     /// use voxnav::{Voxel, VoxelWorld};
     /// let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(10, 6, 3)).unwrap();
-    /// world.fill_voxels(IVec3::new(5, 0, 0), IVec3::new(5, 5, 2), Voxel::Solid); // a wall at x = 5
+    /// world.fill_voxels(IVec3::new(5, 0, 0), IVec3::new(5, 5, 2), Voxel::Solid).unwrap(); // a wall at x = 5
     /// let n = world.flood(Vec3::new(1.5, 0.5, 1.5), 3.0).unwrap();
     /// assert_eq!(n, 5 * 3 * 3); // x 0..5, the three layers with centres below 3, all of z
     /// assert_eq!(world.get(IVec3::new(4, 2, 1)), Voxel::Water);
@@ -199,6 +207,9 @@ impl VoxelWorld {
         }
         let dims = self.dims().as_ivec3();
         let wet = |w: &Self, v: IVec3| w.get(v) == Voxel::Air && w.voxel_center(v).y < level;
+        // Water can only rise to the level: reserve the chunks below it.
+        let top = (((level - self.origin().y) / self.voxel_size()).ceil() as i32).min(dims.y - 1);
+        self.reserve_for(IVec3::ZERO, IVec3::new(dims.x - 1, top, dims.z - 1), Voxel::Water)?;
         let mut stack = vec![start];
         let mut count = 0;
         while let Some(v) = stack.pop() {
@@ -212,7 +223,7 @@ impl VoxelWorld {
             while x1 + 1 < dims.x && wet(self, IVec3::new(x1 + 1, v.y, v.z)) {
                 x1 += 1;
             }
-            count += self.fill_voxels(IVec3::new(x0, v.y, v.z), IVec3::new(x1, v.y, v.z), Voxel::Water);
+            count += self.fill_reserved(IVec3::new(x0, v.y, v.z), IVec3::new(x1, v.y, v.z), Voxel::Water);
             for (dy, dz) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
                 let (y, z) = (v.y + dy, v.z + dz);
                 if y < 0 || z < 0 || y >= dims.y || z >= dims.z {
@@ -432,11 +443,11 @@ mod tests {
         // A U-shaped basin: walls at x = 0 and x = 11, floor at y = 0; a rock block hangs in
         // the middle (y = 3..=8), with a grotto (air) inside it reaching above the water level.
         let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(14, 10, 2)).unwrap();
-        w.fill_voxels(IVec3::new(0, 0, 0), IVec3::new(11, 0, 1), Voxel::Solid);
-        w.fill_voxels(IVec3::new(0, 0, 0), IVec3::new(0, 9, 1), Voxel::Solid);
-        w.fill_voxels(IVec3::new(11, 0, 0), IVec3::new(11, 7, 1), Voxel::Solid);
-        w.fill_voxels(IVec3::new(4, 3, 0), IVec3::new(7, 8, 1), Voxel::Solid);
-        w.fill_voxels(IVec3::new(5, 3, 0), IVec3::new(6, 6, 1), Voxel::Air); // grotto, open below
+        w.fill_voxels(IVec3::new(0, 0, 0), IVec3::new(11, 0, 1), Voxel::Solid).unwrap();
+        w.fill_voxels(IVec3::new(0, 0, 0), IVec3::new(0, 9, 1), Voxel::Solid).unwrap();
+        w.fill_voxels(IVec3::new(11, 0, 0), IVec3::new(11, 7, 1), Voxel::Solid).unwrap();
+        w.fill_voxels(IVec3::new(4, 3, 0), IVec3::new(7, 8, 1), Voxel::Solid).unwrap();
+        w.fill_voxels(IVec3::new(5, 3, 0), IVec3::new(6, 6, 1), Voxel::Air).unwrap(); // grotto, open below
         let n = w.flood(Vec3::new(2.5, 1.5, 0.5), 5.0).unwrap();
         // Water: x 1..=10, y 1..=4 (centres below 5), both z, less the rock (x 4..=7, y 3..=4)
         // but plus the grotto's part below the level (x 5..=6, y 3..=4).

@@ -6,6 +6,7 @@ use super::layer::{BitLayer, CHUNK, CHUNK_MASK, CHUNK_SHIFT};
 use super::moves::bit;
 use crate::agent::Agent;
 use crate::error::WorldError;
+use crate::limits::Limits;
 use crate::medium::{Media, Voxel};
 
 /// A bounded voxel world, stored sparsely: memory grows with the solid and watery regions, not
@@ -48,6 +49,8 @@ pub struct VoxelWorld {
     /// Unique per world object (a clone gets its own): with `edits`, tells a cache built from
     /// an earlier state of this world which chunks changed since.
     lineage: u64,
+    /// Memory limits of this world and of what is built over it.
+    limits: Limits,
 }
 
 impl Clone for VoxelWorld {
@@ -63,6 +66,7 @@ impl Clone for VoxelWorld {
             revision: self.revision,
             edits: self.edits.clone(),
             lineage: next_revision(),
+            limits: self.limits,
         }
     }
 }
@@ -117,13 +121,23 @@ impl VoxelWorld {
     pub const MAX_VOXELS: u64 = 1 << 36;
 
     /// An all-air world of `dims` voxels of edge `voxel_size`, whose voxel `(0, 0, 0)` has its
-    /// min corner at `origin`.
+    /// min corner at `origin`, with the default [`Limits`].
+    ///
+    /// # Errors
+    /// As [`with_limits`](Self::with_limits).
+    pub fn new(origin: Vec3, voxel_size: f32, dims: UVec3) -> Result<Self, WorldError> {
+        Self::with_limits(origin, voxel_size, dims, Limits::default())
+    }
+
+    /// [`new`](Self::new) with the given memory limits, which the world and everything built
+    /// over it (searches, [`Components`](crate::Components)) then respect.
     ///
     /// # Errors
     /// [`WorldError::InvalidVoxelSize`], [`WorldError::InvalidBounds`] for a non-finite origin,
     /// [`WorldError::InvalidDimensions`] for a zero axis or more than [`Self::MAX_AXIS`] /
-    /// [`Self::MAX_VOXELS`].
-    pub fn new(origin: Vec3, voxel_size: f32, dims: UVec3) -> Result<Self, WorldError> {
+    /// [`Self::MAX_VOXELS`], [`WorldError::MemoryLimit`] if the chunk tables alone would pass
+    /// `limits.max_world_bytes` (checked before allocating).
+    pub fn with_limits(origin: Vec3, voxel_size: f32, dims: UVec3, limits: Limits) -> Result<Self, WorldError> {
         if !(voxel_size.is_finite() && voxel_size > 0.0) {
             return Err(WorldError::InvalidVoxelSize(voxel_size));
         }
@@ -137,6 +151,10 @@ impl VoxelWorld {
         let dims = dims.as_ivec3();
         let chunk_dims = (dims + CHUNK - 1) >> CHUNK_SHIFT;
         let chunks = chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize;
+        let needed = 2 * BitLayer::empty_bytes(chunks) + chunks * 8;
+        if needed > limits.max_world_bytes {
+            return Err(WorldError::MemoryLimit { needed, limit: limits.max_world_bytes });
+        }
         Ok(Self {
             origin,
             voxel_size,
@@ -147,7 +165,26 @@ impl VoxelWorld {
             revision: next_revision(),
             edits: vec![0; chunks],
             lineage: next_revision(),
+            limits,
         })
+    }
+
+    /// The memory limits of this world and of what is built over it.
+    #[must_use]
+    #[inline]
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Replaces the memory limits (for a world loaded from a file, say). Memory already held is
+    /// kept; later allocations are checked against the new limits.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Number of 16^3 chunks the world's tables cover.
+    pub(crate) fn chunk_count(&self) -> usize {
+        self.edits.len()
     }
 
     /// An all-air world covering the box `min..max` (world units) with voxels of the agent's
@@ -211,12 +248,16 @@ impl VoxelWorld {
         v.cmpge(IVec3::ZERO).all() && v.cmplt(self.dims).all()
     }
 
-    /// The voxel containing world point `p` (floor), which may lie outside the bounds. Non-finite
-    /// coordinates saturate; see [`try_voxel_at`](Self::try_voxel_at) for a checked version.
+    /// The voxel containing world point `p` (floor), which may lie outside the bounds. Large
+    /// coordinates saturate; a NaN coordinate gives `i32::MIN` (outside every world, so such a
+    /// point is never taken for voxel 0). See [`try_voxel_at`](Self::try_voxel_at) for a
+    /// checked version.
     #[must_use]
     #[inline]
     pub fn voxel_at(&self, p: Vec3) -> IVec3 {
-        ((p - self.origin) / self.voxel_size).floor().as_ivec3()
+        let v = ((p - self.origin) / self.voxel_size).floor();
+        let v = Vec3::select(v.cmpeq(v), v, Vec3::splat(f32::NEG_INFINITY));
+        v.as_ivec3()
     }
 
     /// The voxel containing `p`, or `None` if `p` is not finite or lies outside the bounds.
@@ -273,11 +314,13 @@ impl VoxelWorld {
     /// Sets voxel `v`.
     ///
     /// # Errors
-    /// [`WorldError::OutOfBounds`] if `v` is outside the world; nothing changes.
+    /// [`WorldError::OutOfBounds`] if `v` is outside the world, [`WorldError::MemoryLimit`] if
+    /// a new chunk would pass the world's limit; nothing changes.
     pub fn set(&mut self, v: IVec3, voxel: Voxel) -> Result<(), WorldError> {
         if !self.contains(v) {
             return Err(WorldError::OutOfBounds(v));
         }
+        self.reserve_for(v, v, voxel)?;
         let c = self.chunk(v >> CHUNK_SHIFT);
         let l = (v & CHUNK_MASK).to_array();
         self.solid.fill_row(c, l[1], l[2], 1 << l[0], voxel == Voxel::Solid);
@@ -289,7 +332,52 @@ impl VoxelWorld {
 
     /// Sets every voxel of the inclusive voxel box `min..=max`, clipped to the bounds. Returns
     /// how many voxels it set (0 if the box misses the world).
-    pub fn fill_voxels(&mut self, min: IVec3, max: IVec3, voxel: Voxel) -> usize {
+    ///
+    /// # Errors
+    /// [`WorldError::MemoryLimit`] if the chunks the fill would allocate pass the world's
+    /// [`Limits::max_world_bytes`] (checked before anything changes); nothing changes.
+    pub fn fill_voxels(&mut self, min: IVec3, max: IVec3, voxel: Voxel) -> Result<usize, WorldError> {
+        self.reserve_for(min, max, voxel)?;
+        Ok(self.fill_reserved(min, max, voxel))
+    }
+
+    /// Checks that filling the inclusive voxel box `min..=max` (clipped) with `voxel` stays
+    /// within the world's memory limit, and reserves the chunks it may allocate, so that fills
+    /// inside that box cannot fail. Counts every chunk of the box not yet allocated in the
+    /// layer `voxel` sets (a bound: a shape inside the box may need fewer).
+    pub(crate) fn reserve_for(&mut self, min: IVec3, max: IVec3, voxel: Voxel) -> Result<(), WorldError> {
+        let lo = min.max(IVec3::ZERO);
+        let hi = max.min(self.dims - 1);
+        if lo.cmpgt(hi).any() || voxel == Voxel::Air {
+            return Ok(());
+        }
+        let (clo, chi) = (lo >> CHUNK_SHIFT, hi >> CHUNK_SHIFT);
+        let layer = if voxel == Voxel::Solid { &self.solid } else { &self.water };
+        let mut new_chunks = 0;
+        for z in clo.z..=chi.z {
+            for y in clo.y..=chi.y {
+                for x in clo.x..=chi.x {
+                    new_chunks += usize::from(layer.chunk_is_empty(self.chunk(IVec3::new(x, y, z))));
+                }
+            }
+        }
+        if new_chunks == 0 {
+            return Ok(());
+        }
+        let other = if voxel == Voxel::Solid { &self.water } else { &self.solid };
+        let others = other.heap_bytes() + self.edits.capacity() * 8;
+        let limit = self.limits.max_world_bytes;
+        let Some((_, exact)) = layer.bytes_after(new_chunks, limit, others) else {
+            let needed = others + layer.heap_bytes() + new_chunks * BitLayer::CHUNK_BYTES;
+            return Err(WorldError::MemoryLimit { needed, limit });
+        };
+        let layer = if voxel == Voxel::Solid { &mut self.solid } else { &mut self.water };
+        layer.reserve_chunks(new_chunks, exact);
+        Ok(())
+    }
+
+    /// [`fill_voxels`](Self::fill_voxels) after [`reserve_for`](Self::reserve_for) covered the box.
+    pub(crate) fn fill_reserved(&mut self, min: IVec3, max: IVec3, voxel: Voxel) -> usize {
         let lo = min.max(IVec3::ZERO);
         let hi = max.min(self.dims - 1);
         if lo.cmpgt(hi).any() {
@@ -329,7 +417,7 @@ impl VoxelWorld {
         let a = ((lo - self.origin) / self.voxel_size).floor();
         let b = ((hi - self.origin) / self.voxel_size).ceil() - 1.0;
         let (a, b) = (self.clamp_voxel(a), self.clamp_voxel(b.max(a)));
-        Ok(self.fill_voxels(a, b, voxel))
+        self.fill_voxels(a, b, voxel)
     }
 
     /// Sets every voxel whose cell the ball of `radius` around `center` overlaps (distance from
@@ -346,6 +434,7 @@ impl VoxelWorld {
         let r = radius / self.voxel_size;
         let lo = self.clamp_voxel((c - r).floor());
         let hi = self.clamp_voxel((c + r).ceil() - 1.0);
+        self.reserve_for(lo, hi, voxel)?;
         // Squared distance from the centre to the cell [i, i + 1] along one axis.
         let gap = |i: i32, c: f32| (i as f32 - c).max(c - (i as f32 + 1.0)).max(0.0).powi(2);
         let mut count = 0;
@@ -368,7 +457,7 @@ impl VoxelWorld {
                     x1 -= 1;
                 }
                 if x0 <= x1 {
-                    count += self.fill_voxels(IVec3::new(x0, y, z), IVec3::new(x1, y, z), voxel);
+                    count += self.fill_reserved(IVec3::new(x0, y, z), IVec3::new(x1, y, z), voxel);
                 }
             }
         }
@@ -397,7 +486,7 @@ impl VoxelWorld {
         self.edits[index]
     }
 
-    /// Whether any voxel was ever set to water (a fast path for dry worlds).
+    /// Whether any voxel is water now (a fast path for dry worlds).
     #[must_use]
     pub fn has_water(&self) -> bool {
         !self.water.is_empty()

@@ -45,7 +45,7 @@ struct Query {
 /// use glam::IVec3;
 /// use voxnav::{Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(20, 10, 20)).unwrap();
-/// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 9, 18), Voxel::Solid); // a wall
+/// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 9, 18), Voxel::Solid).unwrap(); // a wall
 /// let mut finder = Pathfinder::new();
 /// let path = finder
 ///     .find_voxel_path(&world, IVec3::new(2, 5, 2), IVec3::new(18, 5, 2), &SearchConfig::default())
@@ -130,7 +130,8 @@ impl Pathfinder {
         config: &SearchConfig,
     ) -> Result<(), PathError> {
         self.query.done = true;
-        config.costs.validate()?;
+        config.validate()?;
+        config.check_costs_fit(world)?;
         let pass = Pass::new(&config.media);
         if !world.contains(start) {
             return Err(PathError::StartOutOfBounds(start));
@@ -143,6 +144,11 @@ impl Pathfinder {
         }
         if !world.passable(goal, pass) {
             return Err(PathError::GoalBlocked(goal));
+        }
+        let needed = search_table_bytes(world, config);
+        let limit = world.limits().max_search_bytes;
+        if needed > limit {
+            return Err(PathError::MemoryLimit { needed, limit });
         }
         let mut move_cost = [0; MOVES];
         for (m, c) in move_cost.iter_mut().enumerate() {
@@ -216,6 +222,13 @@ impl Pathfinder {
             if left == 0 {
                 return SearchStep::Pending;
             }
+            // The open list's entries are counted as held (16 bytes each), not its capacity.
+            let held = self.nodes.heap_bytes() + self.open.len() * 16;
+            if held + 8 * CHUNK_PAGE_BYTES > world.limits().max_search_bytes {
+                self.query.done = true;
+                let needed = held + 8 * CHUNK_PAGE_BYTES;
+                return SearchStep::Failed(PathError::MemoryLimit { needed, limit: world.limits().max_search_bytes });
+            }
             self.open.pop();
             left -= 1;
             self.nodes.info[slot] |= CLOSED;
@@ -276,6 +289,27 @@ impl Pathfinder {
 ///
 /// # Errors
 /// [`PathError::NonFinite`] naming the first endpoint with a NaN or infinite coordinate.
+/// Bytes of the tables a query of `config` sizes by the world (not by what it explores): a
+/// page-table entry of 8 bytes per 16^3 chunk for A*, per 8^3 block and per chunk of scanned
+/// events for each side of a jump point search, per chunk for the closest-voxel flood.
+pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> usize {
+    use crate::search::config::{Algorithm, Fallback};
+    let per_chunk = match config.algorithm {
+        Algorithm::AStar => 8,
+        Algorithm::Jps => 2 * (8 * 8 + 8),
+        Algorithm::Weighted { .. } | Algorithm::Budget { .. } => 8 * 8,
+    } + if config.fallback == Fallback::Closest { 8 } else { 0 };
+    world.chunk_count().saturating_mul(per_chunk)
+}
+
+/// Bytes a search may add in one expansion beyond what it holds: new node pages for the
+/// neighbours (A*: up to 8 chunk pages of 9 bytes per voxel; jump point search: a sweep of up
+/// to 4,096 voxels, each in a new 8^3 page of 16-byte cells, and their chunks' scan events).
+/// Bytes of one A* node page (a 16^3 chunk: 8 bytes of `g` and one of flags per voxel).
+const CHUNK_PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 9;
+
+pub(crate) const EXPANSION_MARGIN: usize = 4096 * (512 * 16 + 64) + 8 * 4096 * 9;
+
 pub(crate) fn endpoint_voxels(world: &VoxelWorld, start: Vec3, goal: Vec3) -> Result<(IVec3, IVec3), PathError> {
     if !start.is_finite() {
         return Err(PathError::NonFinite { which: "start" });

@@ -58,7 +58,7 @@ fn solve(
 /// use glam::IVec3;
 /// use voxnav::{PathRequest, SearchConfig, Voxel, VoxelWorld, find_paths};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(32)).unwrap();
-/// world.fill_voxels(IVec3::new(16, 0, 0), IVec3::new(16, 30, 31), Voxel::Solid);
+/// world.fill_voxels(IVec3::new(16, 0, 0), IVec3::new(16, 30, 31), Voxel::Solid).unwrap();
 /// let requests: Vec<PathRequest> = (0..16)
 ///     .map(|i| PathRequest::new(IVec3::new(2, i, 2), IVec3::new(30, 31 - i, 29), SearchConfig::default()))
 ///     .collect();

@@ -100,7 +100,7 @@ pub enum DiagonalRule {
 /// use glam::IVec3;
 /// use voxnav::{Algorithm, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(24, 8, 24)).unwrap();
-/// world.fill_voxels(IVec3::new(12, 0, 0), IVec3::new(12, 7, 20), Voxel::Solid);
+/// world.fill_voxels(IVec3::new(12, 0, 0), IVec3::new(12, 7, 20), Voxel::Solid).unwrap();
 /// let mut finder = Pathfinder::new();
 /// let (s, g) = (IVec3::new(2, 3, 2), IVec3::new(20, 3, 3));
 /// let astar = finder.find_voxel_path(&world, s, g, &SearchConfig::default()).unwrap();
@@ -205,7 +205,7 @@ impl Algorithm {
 /// use glam::IVec3;
 /// use voxnav::{Fallback, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(12)).unwrap();
-/// world.fill_voxels(IVec3::new(8, 0, 0), IVec3::new(8, 11, 11), Voxel::Solid); // a sealing wall
+/// world.fill_voxels(IVec3::new(8, 0, 0), IVec3::new(8, 11, 11), Voxel::Solid).unwrap(); // a sealing wall
 /// let mut finder = Pathfinder::new();
 /// let (s, g) = (IVec3::new(2, 5, 5), IVec3::new(10, 5, 5));
 /// assert!(finder.find_voxel_path(&world, s, g, &SearchConfig::default()).is_err());
@@ -256,6 +256,58 @@ impl SearchConfig {
     #[must_use]
     pub fn for_agent(agent: &crate::Agent) -> Self {
         Self { media: agent.media(), ..Self::default() }
+    }
+
+    /// Largest accepted weight percent of [`Algorithm::Weighted`] and [`Algorithm::Budget`]
+    /// (10: the budget schedule's last weight).
+    pub const MAX_PERCENT: u32 = 1000;
+
+    /// Checks the parts of the configuration that do not depend on the world: the cost model
+    /// ([`CostModel::validate`]), media prices (at most [`Media::MAX_WEIGHT`]), weight percents
+    /// (at most [`Self::MAX_PERCENT`]) and budget phases (at least one expansion). Every query
+    /// runs it, so a bad configuration is an error, the same in debug and release builds.
+    ///
+    /// # Errors
+    /// [`PathError::InvalidCosts`] or [`PathError::InvalidConfig`] naming what is wrong.
+    ///
+    /// # Examples
+    /// ```
+    /// use voxnav::{Algorithm, Media, SearchConfig};
+    /// assert!(SearchConfig::default().validate().is_ok());
+    /// let pricey = SearchConfig { media: Media { air: Some(100), water: Some(u32::MAX) }, ..Default::default() };
+    /// assert!(pricey.validate().is_err());
+    /// let heavy = SearchConfig { algorithm: Algorithm::Weighted { percent: 5000 }, ..Default::default() };
+    /// assert!(heavy.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), PathError> {
+        self.costs.validate()?;
+        if [self.media.air, self.media.water].iter().flatten().any(|&w| w > Media::MAX_WEIGHT) {
+            return Err(PathError::InvalidConfig("a medium's weight must be at most Media::MAX_WEIGHT"));
+        }
+        match self.algorithm {
+            Algorithm::Weighted { percent } | Algorithm::Budget { percent, .. } if percent > Self::MAX_PERCENT => {
+                Err(PathError::InvalidConfig("a weight percent must be at most SearchConfig::MAX_PERCENT"))
+            }
+            Algorithm::Budget { phase_expansions: 0, .. } => {
+                Err(PathError::InvalidConfig("a budget phase needs at least one expansion"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks that no cost in `world` can overflow: the dearest move, times the world's voxel
+    /// count (the longest possible path), times the largest weight on the heuristic, must stay
+    /// below 2^63.
+    pub(crate) fn check_costs_fit(&self, world: &crate::VoxelWorld) -> Result<(), PathError> {
+        let weight = [self.media.air, self.media.water].iter().flatten().map(|&w| w.max(100)).max().unwrap_or(100);
+        let dearest = u128::from(self.costs.corner) * u128::from(weight) / 100 + 1;
+        let d = world.dims().as_u64vec3();
+        let voxels = u128::from(d.x) * u128::from(d.y) * u128::from(d.z);
+        let heuristic_weight = u128::from(Self::MAX_PERCENT / 100 + 1);
+        if dearest * (voxels + 1) * heuristic_weight >= 1 << 63 {
+            return Err(PathError::InvalidConfig("move costs and media weights too large for this world's size"));
+        }
+        Ok(())
     }
 
     /// Whether moves in `world` cost more by the medium they enter: a medium priced above 100,

@@ -73,6 +73,9 @@ pub(crate) struct Dispatch {
     /// Expansions the current phase may still spend before the budget schedule raises the
     /// weight (`usize::MAX`: no cap).
     phase_left: usize,
+    /// The world's dims and revision at `begin`: every phase (search, flood, closest) fails
+    /// with [`PathError::WorldChanged`] on any other.
+    world: (glam::UVec3, u64),
 }
 
 impl Dispatch {
@@ -88,6 +91,7 @@ impl Dispatch {
         self.config = *config;
         self.carried = SearchStats::default();
         self.phase = Phase::Main;
+        self.world = (world.dims(), world.revision());
         self.begin_search(world, goal);
         true
     }
@@ -190,6 +194,10 @@ impl Dispatch {
     /// The next step of the query, or `None` if the lead's A* runs it.
     pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> Option<SearchStep> {
         let mut left = budget;
+        if !matches!(self.phase, Phase::Idle | Phase::Done) && self.world != (world.dims(), world.revision()) {
+            self.phase = Phase::Done;
+            return Some(SearchStep::Failed(PathError::WorldChanged));
+        }
         loop {
             match self.phase {
                 Phase::Idle => return None,

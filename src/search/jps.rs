@@ -44,6 +44,7 @@ use crate::error::PathError;
 use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes};
 use crate::grid::scan::{LATERAL, ScanCache};
 use crate::grid::world::{Pass, VoxelWorld};
+use crate::search::astar::EXPANSION_MARGIN;
 use crate::search::canonical::{Canon, START};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::nodes::PageTable;
@@ -639,6 +640,15 @@ impl JumpSearch {
             }
             if left == 0 || self.work >= work_limit {
                 break Ok(None);
+            }
+            // Memory: what this side holds, plus the most one expansion may add, within its
+            // share of the limit (a race's two sides share it).
+            let scanned = sweeper.as_ref().map_or(0, |s| s.cache.heap_bytes());
+            let held = self.nodes.heap_bytes() + self.open.len() * 16 + scanned;
+            let sides = if q.config.algorithm == crate::Algorithm::Jps { 2 } else { 1 };
+            let limit = world.limits().max_search_bytes / sides;
+            if held + EXPANSION_MARGIN > limit {
+                break Err(PathError::MemoryLimit { needed: held + EXPANSION_MARGIN, limit });
             }
             self.open.pop();
             left -= 1;

@@ -43,7 +43,8 @@ pub(crate) fn voxel_length(voxels: &[IVec3]) -> f64 {
             let d = (w[1] - w[0]).abs();
             LEN[(d.x + d.y + d.z) as usize & 3]
         })
-        .sum()
+        // An empty sum is -0.0; a path of one voxel has length +0.
+        .fold(0.0, |a, b| a + b)
 }
 
 impl Path {

@@ -120,7 +120,7 @@ pub fn random_world(rng: &mut StdRng, max_dim: u32) -> VoxelWorld {
         for _ in 0..rng.random_range(1..4) {
             let a = random_voxel(rng, &world);
             let b = random_voxel(rng, &world);
-            world.fill_voxels(a.min(b), a.max(b), Voxel::Water);
+            world.fill_voxels(a.min(b), a.max(b), Voxel::Water).unwrap();
         }
     }
     for z in 0..dims.z as i32 {
@@ -161,7 +161,7 @@ pub fn walled_world(rng: &mut StdRng, dims: UVec3, solid_pct: u32, water_pct: u3
         let (mut lo, mut hi) = (IVec3::ZERO, d - 1);
         lo[axis] = at;
         hi[axis] = at;
-        w.fill_voxels(lo, hi, Voxel::Solid);
+        w.fill_voxels(lo, hi, Voxel::Solid).unwrap();
         for _ in 0..rng.random_range(0..4) {
             let mut hole = random_voxel(rng, &w);
             hole[axis] = at;
@@ -211,9 +211,16 @@ pub fn warframe_dir() -> Option<PathBuf> {
     if dir.join("maps").is_dir() && dir.join("scenarios").is_dir() {
         Some(dir)
     } else {
-        println!("NOTICE: Warframe benchmark not found at {} (set VOXNAV_WARFRAME_DIR); skipping", dir.display());
+        missing_data(&format!("Warframe benchmark not found at {} (set VOXNAV_WARFRAME_DIR)", dir.display()));
         None
     }
+}
+
+/// Reports data a test needs but cannot find: a notice on stderr (not captured by the test
+/// harness) and a skip, except in CI (`CI` set), where missing data is a failure.
+pub fn missing_data(what: &str) {
+    assert!(std::env::var_os("CI").is_none(), "{what}, and CI is set: the data must be there");
+    eprintln!("NOTICE: {what}; skipping");
 }
 
 /// All map names of the Warframe folder, sorted.
@@ -297,7 +304,7 @@ pub fn random_case(seed: u64, media: Media) -> Option<(VoxelWorld, Path)> {
         let a = pick(&mut rng);
         let e = IVec3::new(rng.random_range(0..6), rng.random_range(0..6), rng.random_range(0..6));
         let kind = if rng.random_bool(0.2) { Voxel::Water } else { Voxel::Solid };
-        world.fill_voxels(a, a + e, kind);
+        world.fill_voxels(a, a + e, kind).unwrap();
     }
     let density = rng.random_range(0.0..0.25);
     let count = (dims.x * dims.y * dims.z) as f64 * density;
