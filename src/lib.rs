@@ -14,6 +14,7 @@
 //! `sx sy sz gx gy gz optimal_length ratio` per line.
 
 mod agent;
+mod build;
 mod error;
 mod grid;
 mod io;
@@ -26,7 +27,9 @@ mod smooth;
 mod trajectory;
 
 pub use agent::Agent;
-pub use error::{LoadError, PathError, WorldError};
+pub use build::level::{BuildStats, LevelBuild, LevelConfig, build_level};
+pub use build::mesh::{LevelMesh, TriangleMesh, matches_pattern};
+pub use error::{BuildError, LoadError, MeshError, PathError, WorldError};
 pub use grid::components::Components;
 pub use grid::world::VoxelWorld;
 pub use io::movingai::{Problem, Scenario};

@@ -375,6 +375,52 @@ impl VoxelWorld {
         Ok(count)
     }
 
+    /// Bulk write for builders: sets to `voxel` (solid or water) every voxel whose bit is set
+    /// in `words`, a dense grid of x-rows of `wpr` 64-bit words each, row `(y, z)` at
+    /// `(z * dims.y + y) * wpr` (bit `x % 64` of word `x / 64`); bits past the x extent are
+    /// ignored. Only the chunks holding a set bit are touched. Returns how many voxels were set.
+    pub(crate) fn or_rows(&mut self, voxel: Voxel, words: &[u64], wpr: usize) -> u64 {
+        let mut count = 0;
+        if voxel == Voxel::Air {
+            return 0;
+        }
+        let revision = next_revision();
+        let chunks_x = self.chunk_dims.x;
+        for z in 0..self.dims.z {
+            for y in 0..self.dims.y {
+                let at = (z as usize * self.dims.y as usize + y as usize) * wpr;
+                let Some(row) = words.get(at..at + wpr) else { return count };
+                for (w, &word) in row.iter().enumerate() {
+                    if word == 0 {
+                        continue;
+                    }
+                    for q in 0..4 {
+                        let cx = (w * 4 + q) as i32;
+                        if cx >= chunks_x {
+                            break;
+                        }
+                        let mut bits = (word >> (16 * q)) as u16;
+                        let past = self.dims.x - (cx << CHUNK_SHIFT);
+                        if past < CHUNK {
+                            bits &= ((1u32 << past) - 1) as u16;
+                        }
+                        if bits == 0 {
+                            continue;
+                        }
+                        count += u64::from(bits.count_ones());
+                        let c = self.chunk(IVec3::new(cx, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT));
+                        let (ly, lz) = (y & CHUNK_MASK, z & CHUNK_MASK);
+                        let layer = if voxel == Voxel::Solid { &mut self.solid } else { &mut self.water };
+                        layer.fill_row(c, ly, lz, bits, true);
+                        self.edits[c] = revision;
+                    }
+                }
+            }
+        }
+        self.revision = revision;
+        count
+    }
+
     /// Clamps a voxel coordinate given as floats into `-1..=dims` (so far-off shapes clip).
     fn clamp_voxel(&self, v: Vec3) -> IVec3 {
         v.clamp(Vec3::splat(-1.0), self.dims.as_vec3()).as_ivec3()

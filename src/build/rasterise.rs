@@ -1,0 +1,179 @@
+//! Rasterise stage: every voxel a solid triangle touches, conservatively, into a [`Bits`].
+//!
+//! The Recast way, exact: clip each triangle to the closed z-slab `[k, k + 1]` of each layer
+//! it spans, clip that polygon to each y-slab `[j, j + 1]`, and set the x-run its extent
+//! covers. Voxel boxes are closed, so a triangle lying exactly on a voxel face blocks both
+//! voxels. Clipping is done in `f64` voxel units against slabs widened by [`EPS`], which covers
+//! the rounding of the clipping itself: no voxel the triangle touches is ever missed, and only
+//! voxels within `EPS` of the triangle are added.
+//!
+//! Work is split into regions of [`REGION`] z-layers, each a disjoint slice of the output
+//! (threads with feature `parallel`); a triangle spanning several regions is clipped in each.
+
+use glam::DVec3;
+
+use super::bits::{Bits, Grid, set_run};
+use super::mesh::TriangleMesh;
+
+/// Slab widening, in voxels: far above the rounding of clipping coordinates below 2^20.
+pub(crate) const EPS: f64 = 1e-6;
+/// Z-layers per region (one chunk's height).
+pub(crate) const REGION: i32 = 16;
+
+/// A convex polygon of at most 9 vertices (a triangle clipped by up to 4 planes + spare).
+#[derive(Clone, Copy)]
+struct Poly {
+    v: [DVec3; 9],
+    n: usize,
+}
+
+impl Poly {
+    /// The polygon's part with `p[axis] >= lo` (`keep_above`) or `p[axis] <= lo`, into `out`;
+    /// vertices on the plane are kept, so a polygon touching the plane keeps a point or edge.
+    #[inline]
+    fn clip(&self, axis: usize, lo: f64, keep_above: bool, out: &mut Poly) {
+        out.n = 0;
+        let d = |p: DVec3| if keep_above { p[axis] - lo } else { lo - p[axis] };
+        for i in 0..self.n {
+            let (a, b) = (self.v[i], self.v[(i + 1) % self.n]);
+            let (da, db) = (d(a), d(b));
+            if da >= 0.0 {
+                out.v[out.n] = a;
+                out.n += 1;
+            }
+            if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
+                let mut p = a + (b - a) * (da / (da - db));
+                p[axis] = lo;
+                out.v[out.n] = p;
+                out.n += 1;
+            }
+        }
+    }
+
+    /// The part inside the slab `lo..=hi` along `axis`, into `out` (`tmp` is scratch).
+    #[inline]
+    fn clip_slab(&self, axis: usize, lo: f64, hi: f64, tmp: &mut Poly, out: &mut Poly) {
+        self.clip(axis, lo, true, tmp);
+        tmp.clip(axis, hi, false, out);
+    }
+
+    #[inline]
+    fn range(&self, axis: usize) -> (f64, f64) {
+        let mut r = (f64::INFINITY, f64::NEG_INFINITY);
+        for p in &self.v[..self.n] {
+            r = (r.0.min(p[axis]), r.1.max(p[axis]));
+        }
+        r
+    }
+}
+
+/// The voxels `lo..=hi` (clamped to `0..n`) whose closed extent `[i, i + 1]` meets `[a, b]`
+/// widened by [`EPS`].
+#[inline]
+fn cells(a: f64, b: f64, n: i32) -> (i32, i32) {
+    let lo = ((a - EPS).ceil() - 1.0).max(0.0);
+    let hi = (b + EPS).floor().min(f64::from(n - 1));
+    (lo as i32, hi as i32)
+}
+
+/// Every voxel of `grid` that a triangle of `mesh` touches (triangles naming a missing vertex
+/// are skipped). Runs on the current rayon pool with feature `parallel`.
+pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
+    let mut out = Bits::new(grid);
+    let verts: Vec<DVec3> = mesh.positions.iter().map(|&p| grid.voxel_coords(p)).collect();
+    let tri = |t: &[u32; 3]| -> Option<[DVec3; 3]> {
+        Some([*verts.get(t[0] as usize)?, *verts.get(t[1] as usize)?, *verts.get(t[2] as usize)?])
+    };
+    // Bin triangles by the regions their z extent meets (counting sort: no Vec per region).
+    let regions = (grid.dims.z + REGION - 1) / REGION;
+    let mut spans = Vec::with_capacity(mesh.triangles.len());
+    let mut counts = vec![0usize; regions as usize + 1];
+    for (i, t) in mesh.triangles.iter().enumerate() {
+        let Some([a, b, c]) = tri(t) else { continue };
+        let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
+        // Skip what misses the grid (ranges are clamped, so check before).
+        if hi.cmplt(DVec3::splat(-EPS)).any() || lo.cmpgt(grid.dims.as_dvec3() + EPS).any() {
+            continue;
+        }
+        let (k0, k1) = cells(lo.z, hi.z, grid.dims.z);
+        let (r0, r1) = (k0 / REGION, k1 / REGION);
+        for r in r0..=r1 {
+            counts[r as usize + 1] += 1;
+        }
+        spans.push((i as u32, r0, r1));
+    }
+    for r in 0..regions as usize {
+        counts[r + 1] += counts[r];
+    }
+    let mut bins = vec![0u32; counts[regions as usize]];
+    let mut next = counts.clone();
+    for &(i, r0, r1) in &spans {
+        for r in r0..=r1 {
+            bins[next[r as usize]] = i;
+            next[r as usize] += 1;
+        }
+    }
+    drop(spans);
+    let region_words = out.wpr * grid.dims.y as usize * REGION as usize;
+    let run = |(r, words): (usize, &mut [u64])| {
+        let z0 = r as i32 * REGION;
+        let z1 = (z0 + REGION).min(grid.dims.z) - 1;
+        for &i in &bins[counts[r]..counts[r + 1]] {
+            if let Some(t) = tri(&mesh.triangles[i as usize]) {
+                triangle(t, grid, z0, z1, out.wpr, words);
+            }
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        out.words.par_chunks_mut(region_words).enumerate().for_each(run);
+    }
+    #[cfg(not(feature = "parallel"))]
+    out.words.chunks_mut(region_words).enumerate().for_each(run);
+    out
+}
+
+/// Rasterises one triangle (voxel units) into the layers `z0..=z1`, whose words are `words`
+/// (layer `z0` first).
+#[inline]
+fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mut [u64]) {
+    let tri = Poly {
+        v: [t[0], t[1], t[2], DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO],
+        n: 3,
+    };
+    let (zlo, zhi) = tri.range(2);
+    let (k0, k1) = cells(zlo, zhi, grid.dims.z);
+    let (mut tmp, mut layer, mut row) = (tri, tri, tri);
+    for k in k0.max(z0)..=k1.min(z1) {
+        let kf = f64::from(k);
+        let layer = if k0 == k1 {
+            &tri // wholly inside one layer: nothing to clip
+        } else {
+            tri.clip_slab(2, kf - EPS, kf + 1.0 + EPS, &mut tmp, &mut layer);
+            if layer.n == 0 {
+                continue;
+            }
+            &layer
+        };
+        let (ylo, yhi) = layer.range(1);
+        let (j0, j1) = cells(ylo, yhi, grid.dims.y);
+        for j in j0..=j1 {
+            let jf = f64::from(j);
+            let (xlo, xhi) = if j0 == j1 {
+                layer.range(0)
+            } else {
+                layer.clip_slab(1, jf - EPS, jf + 1.0 + EPS, &mut tmp, &mut row);
+                if row.n == 0 {
+                    continue;
+                }
+                row.range(0)
+            };
+            let (i0, i1) = cells(xlo, xhi, grid.dims.x);
+            if i0 <= i1 {
+                let s = ((k - z0) as usize * grid.dims.y as usize + j as usize) * wpr;
+                set_run(&mut words[s..s + wpr], i0 as usize, i1 as usize);
+            }
+        }
+    }
+}
