@@ -20,9 +20,9 @@ const MAX_INSTANCES: usize = 1 << 20;
 /// Parses a `.glb` or `.gltf` document; `dir` is where external buffers are read from (`None`:
 /// they are refused).
 pub(crate) fn load(bytes: &[u8], dir: Option<&Path>, water: &str) -> Result<LevelMesh, MeshError> {
-    let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| MeshError::Gltf(e.to_string()))?;
-    let buffers = read_buffers(&gltf, dir)?;
-    let doc = &gltf.document;
+    let (doc, blob) = parse(bytes)?;
+    let buffers = read_buffers(&doc, blob.as_deref(), dir)?;
+    let doc = &doc;
     let roots: Vec<gltf::Node> = match doc.default_scene().or_else(|| doc.scenes().next()) {
         Some(scene) => scene.nodes().collect(),
         None => {
@@ -77,14 +77,38 @@ pub(crate) fn load(bytes: &[u8], dir: Option<&Path>, water: &str) -> Result<Leve
     Ok(level)
 }
 
+/// The validated document and the GLB blob. `gltf-json` 1.4's validation indexes a
+/// primitive's POSITION accessor without a bounds check (it panics on a bad index), so that
+/// index is checked here first.
+fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<Vec<u8>>), MeshError> {
+    let err = |e: gltf::Error| MeshError::Gltf(e.to_string());
+    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes).map_err(err)?;
+    let root = document.into_json();
+    let accessors = root.accessors.len();
+    let bad = root
+        .meshes
+        .iter()
+        .flat_map(|m| &m.primitives)
+        .flat_map(|p| p.attributes.values())
+        .any(|a| a.value() >= accessors);
+    if bad {
+        return Err(MeshError::Gltf("a primitive attribute names a missing accessor".into()));
+    }
+    Ok((gltf::Document::from_json(root).map_err(err)?, blob))
+}
+
 /// The data of each buffer: the GLB blob or an external file.
-fn read_buffers<'a>(gltf: &'a gltf::Gltf, dir: Option<&Path>) -> Result<Vec<Cow<'a, [u8]>>, MeshError> {
+fn read_buffers<'a>(
+    doc: &gltf::Document,
+    blob: Option<&'a [u8]>,
+    dir: Option<&Path>,
+) -> Result<Vec<Cow<'a, [u8]>>, MeshError> {
     let mut out = Vec::new();
-    for b in gltf.document.buffers() {
+    for b in doc.buffers() {
         let data: Cow<[u8]> = match b.source() {
-            gltf::buffer::Source::Bin => Cow::Borrowed(
-                gltf.blob.as_deref().ok_or(MeshError::Gltf("a buffer refers to a missing GLB blob".into()))?,
-            ),
+            gltf::buffer::Source::Bin => {
+                Cow::Borrowed(blob.ok_or(MeshError::Gltf("a buffer refers to a missing GLB blob".into()))?)
+            }
             gltf::buffer::Source::Uri(uri) => {
                 if uri.starts_with("data:") {
                     return Err(MeshError::Unsupported("embedded (data URI) buffers"));

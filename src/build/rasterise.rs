@@ -34,17 +34,24 @@ impl Poly {
     fn clip(&self, axis: usize, lo: f64, keep_above: bool, out: &mut Poly) {
         out.n = 0;
         let d = |p: DVec3| if keep_above { p[axis] - lo } else { lo - p[axis] };
+        if self.n == 0 {
+            return;
+        }
+        let mut b = self.v[self.n - 1];
+        let mut db = d(b);
         for i in 0..self.n {
-            let (a, b) = (self.v[i], self.v[(i + 1) % self.n]);
-            let (da, db) = (d(a), d(b));
-            if da >= 0.0 {
-                out.v[out.n] = a;
-                out.n += 1;
-            }
+            // The edge from the previous vertex `a` to this one, `b`.
+            let (a, da) = (b, db);
+            b = self.v[i];
+            db = d(b);
             if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
                 let mut p = a + (b - a) * (da / (da - db));
                 p[axis] = lo;
                 out.v[out.n] = p;
+                out.n += 1;
+            }
+            if db >= 0.0 {
+                out.v[out.n] = b;
                 out.n += 1;
             }
         }
@@ -59,21 +66,38 @@ impl Poly {
 
     #[inline]
     fn range(&self, axis: usize) -> (f64, f64) {
-        let mut r = (f64::INFINITY, f64::NEG_INFINITY);
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for p in &self.v[..self.n] {
-            r = (r.0.min(p[axis]), r.1.max(p[axis]));
+            let c = p[axis];
+            lo = if c < lo { c } else { lo };
+            hi = if c > hi { c } else { hi };
         }
-        r
+        (lo, hi)
     }
+}
+
+/// `floor(x)` as an integer, for `|x|` below 2^30 (inline: `f64::floor` is a library call
+/// without SSE4.1).
+#[inline]
+fn floor_i(x: f64) -> i32 {
+    let x = x.clamp(-1e9, 1e9);
+    let t = x as i32;
+    t - i32::from(x < f64::from(t))
+}
+
+/// `ceil(x)` as an integer, for `|x|` below 2^30.
+#[inline]
+fn ceil_i(x: f64) -> i32 {
+    let x = x.clamp(-1e9, 1e9);
+    let t = x as i32;
+    t + i32::from(x > f64::from(t))
 }
 
 /// The voxels `lo..=hi` (clamped to `0..n`) whose closed extent `[i, i + 1]` meets `[a, b]`
 /// widened by [`EPS`].
 #[inline]
 fn cells(a: f64, b: f64, n: i32) -> (i32, i32) {
-    let lo = ((a - EPS).ceil() - 1.0).max(0.0);
-    let hi = (b + EPS).floor().min(f64::from(n - 1));
-    (lo as i32, hi as i32)
+    ((ceil_i(a - EPS) - 1).max(0), floor_i(b + EPS).min(n - 1))
 }
 
 /// Every voxel of `grid` that a triangle of `mesh` touches (triangles naming a missing vertex
@@ -134,17 +158,19 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     out
 }
 
+/// Most y-rows one layer's polygon may span for the edge walk (taller ones are clipped row by
+/// row).
+const WALK_ROWS: usize = 64;
+
 /// Rasterises one triangle (voxel units) into the layers `z0..=z1`, whose words are `words`
 /// (layer `z0` first).
 #[inline]
 fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mut [u64]) {
-    let tri = Poly {
-        v: [t[0], t[1], t[2], DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO],
-        n: 3,
-    };
+    let zero = DVec3::ZERO;
+    let tri = Poly { v: [t[0], t[1], t[2], zero, zero, zero, zero, zero, zero], n: 3 };
     let (zlo, zhi) = tri.range(2);
     let (k0, k1) = cells(zlo, zhi, grid.dims.z);
-    let (mut tmp, mut layer, mut row) = (tri, tri, tri);
+    let (mut tmp, mut layer) = (tri, tri);
     for k in k0.max(z0)..=k1.min(z1) {
         let kf = f64::from(k);
         let layer = if k0 == k1 {
@@ -156,24 +182,81 @@ fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mu
             }
             &layer
         };
-        let (ylo, yhi) = layer.range(1);
-        let (j0, j1) = cells(ylo, yhi, grid.dims.y);
-        for j in j0..=j1 {
-            let jf = f64::from(j);
-            let (xlo, xhi) = if j0 == j1 {
-                layer.range(0)
-            } else {
-                layer.clip_slab(1, jf - EPS, jf + 1.0 + EPS, &mut tmp, &mut row);
-                if row.n == 0 {
-                    continue;
-                }
-                row.range(0)
-            };
+        let s = (k - z0) as usize * grid.dims.y as usize;
+        rows(layer, grid, &mut tmp, |j, xlo, xhi| {
             let (i0, i1) = cells(xlo, xhi, grid.dims.x);
             if i0 <= i1 {
-                let s = ((k - z0) as usize * grid.dims.y as usize + j as usize) * wpr;
-                set_run(&mut words[s..s + wpr], i0 as usize, i1 as usize);
+                let at = (s + j as usize) * wpr;
+                set_run(&mut words[at..at + wpr], i0 as usize, i1 as usize);
             }
+        });
+    }
+}
+
+/// Calls `emit(j, xlo, xhi)` for each y-row `j` the convex polygon meets, with the x extent of
+/// its part in the closed slab `[j, j + 1]` (widened by [`EPS`]). The extent of a convex polygon
+/// over a slab is reached at its vertices inside the slab or where its edges cross the slab's
+/// lines, so one walk over the edges gives every row (a vertex within `EPS` of a line counts
+/// for both rows).
+#[inline]
+fn rows(poly: &Poly, grid: &Grid, tmp: &mut Poly, mut emit: impl FnMut(i32, f64, f64)) {
+    let (ylo, yhi) = poly.range(1);
+    let (j0, j1) = cells(ylo, yhi, grid.dims.y);
+    if j0 > j1 {
+        return;
+    }
+    if j0 == j1 {
+        let (xlo, xhi) = poly.range(0);
+        emit(j0, xlo, xhi);
+        return;
+    }
+    let n = (j1 - j0 + 1) as usize;
+    if n > WALK_ROWS {
+        let mut row = *poly;
+        for j in j0..=j1 {
+            let jf = f64::from(j);
+            poly.clip_slab(1, jf - EPS, jf + 1.0 + EPS, tmp, &mut row);
+            if row.n > 0 {
+                let (xlo, xhi) = row.range(0);
+                emit(j, xlo, xhi);
+            }
+        }
+        return;
+    }
+    let mut lo = [0.0; WALK_ROWS];
+    let mut hi = [0.0; WALK_ROWS];
+    lo[..n].fill(f64::INFINITY);
+    hi[..n].fill(f64::NEG_INFINITY);
+    let mut put = |j: i32, x: f64| {
+        if j >= j0 && j <= j1 {
+            let r = (j - j0) as usize;
+            lo[r] = if x < lo[r] { x } else { lo[r] };
+            hi[r] = if x > hi[r] { x } else { hi[r] };
+        }
+    };
+    for i in 0..poly.n {
+        let (a, b) = (poly.v[i], poly.v[(i + 1) % poly.n]);
+        // The vertex, in every row whose widened slab holds it.
+        let (r0, r1) = cells(a.y, a.y, grid.dims.y);
+        for j in r0..=r1 {
+            put(j, a.x);
+        }
+        // The edge's crossings of the lines y = m strictly inside its y extent: both rows.
+        let (ya, yb) = if a.y < b.y { (a, b) } else { (b, a) };
+        let first = floor_i(ya.y) + 1;
+        let last = ceil_i(yb.y) - 1;
+        if first <= last {
+            let slope = (yb.x - ya.x) / (yb.y - ya.y);
+            for m in first.max(j0)..=last.min(j1 + 1) {
+                let x = ya.x + (f64::from(m) - ya.y) * slope;
+                put(m - 1, x);
+                put(m, x);
+            }
+        }
+    }
+    for r in 0..n {
+        if lo[r] <= hi[r] {
+            emit(j0 + r as i32, lo[r], hi[r]);
         }
     }
 }
