@@ -10,7 +10,7 @@
 //! Work is split into regions of [`REGION`] z-layers, each a disjoint slice of the output
 //! (threads with feature `parallel`); a triangle spanning several regions is clipped in each.
 
-use glam::DVec3;
+use glam::{DVec3, IVec3};
 
 use super::bits::{Bits, Grid, set_run};
 use super::mesh::TriangleMesh;
@@ -100,20 +100,82 @@ fn cells(a: f64, b: f64, n: i32) -> (i32, i32) {
     ((ceil_i(a - EPS) - 1).max(0), floor_i(b + EPS).min(n - 1))
 }
 
+/// Axis orders `(run, row, layer)`, indexed by the run axis.
+const ORDERS: [[usize; 3]; 3] = [[0, 1, 2], [1, 0, 2], [2, 0, 1]];
+
 /// Every voxel of `grid` that a triangle of `mesh` touches (triangles naming a missing vertex
 /// are skipped). Runs on the current rayon pool with feature `parallel`.
+///
+/// Each triangle is scanned with its runs along the axis most parallel to it (where its normal
+/// is smallest), so a wall facing x is not cut into one-voxel x-runs: triangles of each run
+/// axis are rasterised into a grid with that axis first, then merged into the x-rows.
 pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
-    let mut out = Bits::new(grid);
     let verts: Vec<DVec3> = mesh.positions.iter().map(|&p| grid.voxel_coords(p)).collect();
-    let tri = |t: &[u32; 3]| -> Option<[DVec3; 3]> {
-        Some([*verts.get(t[0] as usize)?, *verts.get(t[1] as usize)?, *verts.get(t[2] as usize)?])
-    };
+    let mut by_axis: [Vec<u32>; 3] = Default::default();
+    for (i, t) in mesh.triangles.iter().enumerate() {
+        let Some([a, b, c]) = corners(&verts, t) else { continue };
+        let n = (b - a).cross(c - a).abs();
+        let axis = if n.x <= n.y && n.x <= n.z {
+            0
+        } else if n.y <= n.z {
+            1
+        } else {
+            2
+        };
+        by_axis[axis].push(i as u32);
+    }
+    let mut out = rasterise_ordered(&mesh.triangles, &by_axis[0], &verts, grid.dims);
+    for axis in 1..3 {
+        if by_axis[axis].is_empty() {
+            continue;
+        }
+        let o = ORDERS[axis];
+        let dims = IVec3::new(grid.dims[o[0]], grid.dims[o[1]], grid.dims[o[2]]);
+        let swapped: Vec<DVec3> = verts.iter().map(|v| DVec3::new(v[o[0]], v[o[1]], v[o[2]])).collect();
+        let bits = rasterise_ordered(&mesh.triangles, &by_axis[axis], &swapped, dims);
+        merge(&mut out, &bits, o);
+    }
+    out
+}
+
+/// The vertices of triangle `t`, or `None` if it names a missing one.
+#[inline]
+fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
+    Some([*verts.get(t[0] as usize)?, *verts.get(t[1] as usize)?, *verts.get(t[2] as usize)?])
+}
+
+/// ORs `bits`, a grid whose axes are `order` (its x is the world's axis `order[0]`, ...),
+/// into `out`, bit by bit.
+fn merge(out: &mut Bits, bits: &Bits, order: [usize; 3]) {
+    for l in 0..bits.dims.z {
+        for w in 0..bits.dims.y {
+            for (wi, &word) in bits.row(w, l).iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let r = (wi * 64) as i32 + word.trailing_zeros() as i32;
+                    word &= word - 1;
+                    let mut v = IVec3::ZERO;
+                    (v[order[0]], v[order[1]], v[order[2]]) = (r, w, l);
+                    let at = out.row_start(v.y, v.z) + v.x as usize / 64;
+                    out.words[at] |= 1 << (v.x % 64);
+                }
+            }
+        }
+    }
+}
+
+/// Rasterises the triangles `which` of `triangles` (vertices `verts`, voxel units) into a
+/// grid of `dims`, runs along its x.
+fn rasterise_ordered(triangles: &[[u32; 3]], which: &[u32], verts: &[DVec3], dims: IVec3) -> Bits {
+    let grid = Grid { origin: DVec3::ZERO, size: 1.0, dims };
+    let grid = &grid;
+    let mut out = Bits::new(grid);
     // Bin triangles by the regions their z extent meets (counting sort: no Vec per region).
     let regions = (grid.dims.z + REGION - 1) / REGION;
-    let mut spans = Vec::with_capacity(mesh.triangles.len());
+    let mut spans = Vec::with_capacity(which.len());
     let mut counts = vec![0usize; regions as usize + 1];
-    for (i, t) in mesh.triangles.iter().enumerate() {
-        let Some([a, b, c]) = tri(t) else { continue };
+    for &i in which {
+        let Some([a, b, c]) = corners(verts, &triangles[i as usize]) else { continue };
         let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
         // Skip what misses the grid (ranges are clamped, so check before).
         if hi.cmplt(DVec3::splat(-EPS)).any() || lo.cmpgt(grid.dims.as_dvec3() + EPS).any() {
@@ -124,7 +186,7 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
         for r in r0..=r1 {
             counts[r as usize + 1] += 1;
         }
-        spans.push((i as u32, r0, r1));
+        spans.push((i, r0, r1));
     }
     for r in 0..regions as usize {
         counts[r + 1] += counts[r];
@@ -139,12 +201,13 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     }
     drop(spans);
     let region_words = out.wpr * grid.dims.y as usize * REGION as usize;
+    let wpr = out.wpr;
     let run = |(r, words): (usize, &mut [u64])| {
         let z0 = r as i32 * REGION;
         let z1 = (z0 + REGION).min(grid.dims.z) - 1;
         for &i in &bins[counts[r]..counts[r + 1]] {
-            if let Some(t) = tri(&mesh.triangles[i as usize]) {
-                triangle(t, grid, z0, z1, out.wpr, words);
+            if let Some(t) = corners(verts, &triangles[i as usize]) {
+                triangle(t, grid, z0, z1, wpr, words);
             }
         }
     };
