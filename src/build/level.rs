@@ -39,8 +39,8 @@ pub struct LevelConfig {
     /// Threads for rasterising (feature `parallel`): 0 for rayon's current pool.
     pub threads: usize,
     /// Most bytes of working memory the build may allocate (three bits per voxel of the grid,
-    /// two copies of the mesh's vertices in `f64` and the world's chunk tables), checked
-    /// before allocating.
+    /// the mesh's vertices and triangle corners in `f64`, and the world's chunk tables),
+    /// checked before allocating.
     pub max_bytes: u64,
 }
 
@@ -160,13 +160,14 @@ pub fn build_level(mesh: &LevelMesh, config: &LevelConfig) -> Result<LevelBuild,
         part.validate().map_err(|e| BuildError::InvalidMesh(e.to_string()))?;
     }
     let grid = level_grid(mesh, config)?;
-    // Three bit grids, two copies of the vertices in f64, and the world's chunk tables (16
-    // bytes a chunk).
+    // Three bit grids, the vertices and the triangles' corners in f64, and the world's chunk
+    // tables (16 bytes a chunk).
     let chunks = grid.dims.as_u64vec3().map(|n| n.div_ceil(16));
     let bytes = grid
         .words()
         .saturating_mul(8 * 3)
-        .saturating_add(mesh.solid.positions.len().max(mesh.water.positions.len()) as u64 * 48)
+        .saturating_add(mesh.solid.positions.len().max(mesh.water.positions.len()) as u64 * 24)
+        .saturating_add(mesh.solid.triangles.len() as u64 * 72)
         .saturating_add(chunks.x.saturating_mul(chunks.y).saturating_mul(chunks.z).saturating_mul(16));
     if bytes > config.max_bytes {
         return Err(BuildError::TooLarge { bytes, limit: config.max_bytes });

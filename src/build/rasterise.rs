@@ -111,8 +111,9 @@ const ORDERS: [[usize; 3]; 3] = [[0, 1, 2], [1, 0, 2], [2, 0, 1]];
 /// axis are rasterised into a grid with that axis first, then merged into the x-rows.
 pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     let verts: Vec<DVec3> = mesh.positions.iter().map(|&p| grid.voxel_coords(p)).collect();
-    let mut by_axis: [Vec<u32>; 3] = Default::default();
-    for (i, t) in mesh.triangles.iter().enumerate() {
+    // Each triangle's corners, in its run axis's order, stored contiguously for the scan.
+    let mut by_axis: [Vec<[DVec3; 3]>; 3] = Default::default();
+    for t in &mesh.triangles {
         let Some([a, b, c]) = corners(&verts, t) else { continue };
         let n = (b - a).cross(c - a).abs();
         let axis = if n.x <= n.y && n.x <= n.z {
@@ -122,17 +123,17 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
         } else {
             2
         };
-        by_axis[axis].push(i as u32);
+        let o = ORDERS[axis];
+        by_axis[axis].push([a, b, c].map(|v| DVec3::new(v[o[0]], v[o[1]], v[o[2]])));
     }
-    let mut out = rasterise_ordered(&mesh.triangles, &by_axis[0], &verts, grid.dims);
+    drop(verts);
+    let mut out = rasterise_ordered(&by_axis[0], grid.dims);
     for axis in 1..3 {
         if by_axis[axis].is_empty() {
             continue;
         }
         let o = ORDERS[axis];
-        let dims = IVec3::new(grid.dims[o[0]], grid.dims[o[1]], grid.dims[o[2]]);
-        let swapped: Vec<DVec3> = verts.iter().map(|v| DVec3::new(v[o[0]], v[o[1]], v[o[2]])).collect();
-        let bits = rasterise_ordered(&mesh.triangles, &by_axis[axis], &swapped, dims);
+        let bits = rasterise_ordered(&by_axis[axis], IVec3::new(grid.dims[o[0]], grid.dims[o[1]], grid.dims[o[2]]));
         merge(&mut out, &bits, o);
     }
     out
@@ -164,18 +165,16 @@ fn merge(out: &mut Bits, bits: &Bits, order: [usize; 3]) {
     }
 }
 
-/// Rasterises the triangles `which` of `triangles` (vertices `verts`, voxel units) into a
-/// grid of `dims`, runs along its x.
-fn rasterise_ordered(triangles: &[[u32; 3]], which: &[u32], verts: &[DVec3], dims: IVec3) -> Bits {
+/// Rasterises triangles (voxel units) into a grid of `dims`, runs along its x.
+fn rasterise_ordered(tris: &[[DVec3; 3]], dims: IVec3) -> Bits {
     let grid = Grid { origin: DVec3::ZERO, size: 1.0, dims };
     let grid = &grid;
     let mut out = Bits::new(grid);
     // Bin triangles by the regions their z extent meets (counting sort: no Vec per region).
     let regions = (grid.dims.z + REGION - 1) / REGION;
-    let mut spans = Vec::with_capacity(which.len());
+    let mut spans = Vec::with_capacity(tris.len());
     let mut counts = vec![0usize; regions as usize + 1];
-    for &i in which {
-        let Some([a, b, c]) = corners(verts, &triangles[i as usize]) else { continue };
+    for (i, &[a, b, c]) in tris.iter().enumerate() {
         let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
         // Skip what misses the grid (ranges are clamped, so check before).
         if hi.cmplt(DVec3::splat(-EPS)).any() || lo.cmpgt(grid.dims.as_dvec3() + EPS).any() {
@@ -186,7 +185,7 @@ fn rasterise_ordered(triangles: &[[u32; 3]], which: &[u32], verts: &[DVec3], dim
         for r in r0..=r1 {
             counts[r as usize + 1] += 1;
         }
-        spans.push((i, r0, r1));
+        spans.push((i as u32, r0, r1));
     }
     for r in 0..regions as usize {
         counts[r + 1] += counts[r];
@@ -206,9 +205,7 @@ fn rasterise_ordered(triangles: &[[u32; 3]], which: &[u32], verts: &[DVec3], dim
         let z0 = r as i32 * REGION;
         let z1 = (z0 + REGION).min(grid.dims.z) - 1;
         for &i in &bins[counts[r]..counts[r + 1]] {
-            if let Some(t) = corners(verts, &triangles[i as usize]) {
-                triangle(t, grid, z0, z1, wpr, words);
-            }
+            triangle(tris[i as usize], grid, z0, z1, wpr, words);
         }
     };
     #[cfg(feature = "parallel")]
