@@ -6,6 +6,13 @@
 //! with a [`SearchConfig`]. [`Agent`] sizes the world's voxels; [`Media`] says where an agent may
 //! go; [`Scenario`] reads benchmark problems.
 //!
+//! # Levels from meshes
+//!
+//! [`LevelMesh::load`] reads a level's triangles (glTF `.glb`/`.gltf`, Wavefront `.obj`; features
+//! `gltf` and `obj`), with water volumes chosen by name; [`build_level`] voxelises it
+//! conservatively (every voxel a triangle touches is blocked), fills water shells with
+//! [`Voxel::Water`] and seals what the [`LevelConfig::seeds`] cannot reach.
+//!
 //! # Benchmark maps
 //!
 //! [`VoxelWorld::from_3dmap`] and [`Scenario::from_3dscen`] read the Moving AI Lab 3D formats
