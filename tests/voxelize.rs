@@ -222,3 +222,36 @@ fn thread_count_does_not_change_the_world() {
         }
     }
 }
+
+#[test]
+fn overlapping_water_shells_fill_the_centres_inside_their_union() {
+    let mut water = TriangleMesh::default();
+    // Faces on voxel centres (ties) and between them; the second box overlaps the first.
+    let boxes =
+        [(Vec3::new(1.5, 1.5, 1.5), Vec3::new(5.5, 4.2, 3.5)), (Vec3::new(4.0, 2.0, 2.0), Vec3::new(9.0, 3.0, 3.0))];
+    for (lo, hi) in boxes {
+        cube(&mut water, lo, hi);
+    }
+    let level = LevelMesh { solid: TriangleMesh::default(), water };
+    let config = LevelConfig { voxel_size: 1.0, origin: Some(Vec3::ZERO), fill_interiors: false, ..Default::default() };
+    let built = build_level(&level, &config).unwrap();
+    let w = &built.world;
+    let mut wet = 0;
+    for z in 0..w.dims().z as i32 {
+        for y in 0..w.dims().y as i32 {
+            for x in 0..w.dims().x as i32 {
+                let v = IVec3::new(x, y, z);
+                let c = v.as_vec3() + 0.5;
+                let want = boxes.iter().any(|&(lo, hi)| c.cmpge(lo).all() && c.cmple(hi).all());
+                // A centre exactly on a face may go either way.
+                let tie = boxes.iter().any(|&(lo, hi)| (0..3).any(|i| c[i] == lo[i] || c[i] == hi[i]));
+                if !tie {
+                    assert_eq!(w.get(v) == Voxel::Water, want, "{v}");
+                    wet += u64::from(want);
+                }
+            }
+        }
+    }
+    assert!(wet > 0);
+    assert_eq!(built.stats.solid_voxels, 0, "water blocks nothing");
+}
