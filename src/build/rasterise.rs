@@ -102,40 +102,51 @@ fn cells(a: f64, b: f64, n: i32) -> (i32, i32) {
     ((ceil_i(a - EPS) - 1).max(0), floor_i(b + EPS).min(n - 1))
 }
 
-/// Axis orders `(run, row, layer)`, indexed by the run axis.
-const ORDERS: [[usize; 3]; 3] = [[0, 1, 2], [1, 0, 2], [2, 0, 1]];
+/// Axis orders `(run, row, layer)`: the identity first.
+const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+/// The order for a triangle of normal `n`: runs along the axis most parallel to it (smallest
+/// normal component), layers across it (largest), so that it spans few layers of long runs.
+#[inline]
+fn order_of(n: DVec3) -> usize {
+    let n = n.abs();
+    let run = if n.x <= n.y && n.x <= n.z {
+        0
+    } else if n.y <= n.z {
+        1
+    } else {
+        2
+    };
+    let (a, b) = ((run + 1) % 3, (run + 2) % 3);
+    let layer = if n[a] >= n[b] { a } else { b };
+    ORDERS.iter().position(|o| o[0] == run && o[2] == layer).unwrap_or(0)
+}
 
 /// Every voxel of `grid` that a triangle of `mesh` touches (triangles naming a missing vertex
 /// are skipped). Runs on the current rayon pool with feature `parallel`.
 ///
-/// Each triangle is scanned with its runs along the axis most parallel to it (where its normal
-/// is smallest), so a wall facing x is not cut into one-voxel x-runs: triangles of each run
-/// axis are rasterised into a grid with that axis first, then merged into the x-rows.
+/// Each triangle is scanned with its runs along the axis most parallel to it and its layers
+/// across it (see [`order_of`]), so a wall facing x is a few long runs, not one run per voxel,
+/// and a floor is one or two layers: triangles of each order are rasterised into a grid with
+/// that order's axes, then merged into the x-rows.
 pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     let verts: Vec<DVec3> = mesh.positions.iter().map(|&p| grid.voxel_coords(p)).collect();
-    // Each triangle's corners, in its run axis's order, stored contiguously for the scan.
-    let mut by_axis: [Vec<[DVec3; 3]>; 3] = Default::default();
+    // Each triangle's corners, in its order, stored contiguously for the scan.
+    let mut by_order: [Vec<[DVec3; 3]>; 6] = Default::default();
     for t in &mesh.triangles {
         let Some([a, b, c]) = corners(&verts, t) else { continue };
-        let n = (b - a).cross(c - a).abs();
-        let axis = if n.x <= n.y && n.x <= n.z {
-            0
-        } else if n.y <= n.z {
-            1
-        } else {
-            2
-        };
-        let o = ORDERS[axis];
-        by_axis[axis].push([a, b, c].map(|v| DVec3::new(v[o[0]], v[o[1]], v[o[2]])));
+        let k = order_of((b - a).cross(c - a));
+        let o = ORDERS[k];
+        by_order[k].push([a, b, c].map(|v| DVec3::new(v[o[0]], v[o[1]], v[o[2]])));
     }
     drop(verts);
-    let mut out = rasterise_ordered(&by_axis[0], grid.dims);
-    for axis in 1..3 {
-        if by_axis[axis].is_empty() {
+    let mut out = rasterise_ordered(&by_order[0], grid.dims);
+    for (k, tris) in by_order.iter().enumerate().skip(1) {
+        if tris.is_empty() {
             continue;
         }
-        let o = ORDERS[axis];
-        let bits = rasterise_ordered(&by_axis[axis], IVec3::new(grid.dims[o[0]], grid.dims[o[1]], grid.dims[o[2]]));
+        let o = ORDERS[k];
+        let bits = rasterise_ordered(tris, IVec3::new(grid.dims[o[0]], grid.dims[o[1]], grid.dims[o[2]]));
         merge(&mut out, &bits, o);
     }
     out
@@ -150,6 +161,18 @@ fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
 /// ORs `bits`, a grid whose axes are `order` (its x is the world's axis `order[0]`, ...),
 /// into `out`, bit by bit.
 fn merge(out: &mut Bits, bits: &Bits, order: [usize; 3]) {
+    if order == [0, 2, 1] {
+        // Rows along x both: row (w, l) is the world's row (y = l, z = w).
+        for l in 0..bits.dims.z {
+            for w in 0..bits.dims.y {
+                let at = out.row_start(l, w);
+                for (o, &b) in out.words[at..at + out.wpr].iter_mut().zip(bits.row(w, l)) {
+                    *o |= b;
+                }
+            }
+        }
+        return;
+    }
     for l in 0..bits.dims.z {
         for w in 0..bits.dims.y {
             for (wi, &word) in bits.row(w, l).iter().enumerate() {
@@ -206,8 +229,9 @@ fn rasterise_ordered(tris: &[[DVec3; 3]], dims: IVec3) -> Bits {
     let run = |(r, words): (usize, &mut [u64])| {
         let z0 = r as i32 * REGION;
         let z1 = (z0 + REGION).min(grid.dims.z) - 1;
+        let mut extents = Vec::new();
         for &i in &bins[counts[r]..counts[r + 1]] {
-            triangle(tris[i as usize], grid, z0, z1, wpr, words);
+            triangle(tris[i as usize], grid, z0, z1, wpr, words, &mut extents);
         }
     };
     #[cfg(feature = "parallel")]
@@ -220,14 +244,10 @@ fn rasterise_ordered(tris: &[[DVec3; 3]], dims: IVec3) -> Bits {
     out
 }
 
-/// Most y-rows one layer's polygon may span for the edge walk (taller ones are clipped row by
-/// row).
-const WALK_ROWS: usize = 64;
-
 /// Rasterises one triangle (voxel units) into the layers `z0..=z1`, whose words are `words`
 /// (layer `z0` first).
 #[inline]
-fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mut [u64]) {
+fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mut [u64], extents: &mut Vec<[f64; 2]>) {
     let zero = DVec3::ZERO;
     let tri = Poly { v: [t[0], t[1], t[2], zero, zero, zero, zero, zero, zero], n: 3 };
     let (zlo, zhi) = tri.range(2);
@@ -245,7 +265,7 @@ fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mu
             &layer
         };
         let s = (k - z0) as usize * grid.dims.y as usize;
-        rows(layer, grid, &mut tmp, |j, xlo, xhi| {
+        rows(layer, grid, extents, |j, xlo, xhi| {
             let (i0, i1) = cells(xlo, xhi, grid.dims.x);
             if i0 <= i1 {
                 let at = (s + j as usize) * wpr;
@@ -259,9 +279,9 @@ fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mu
 /// its part in the closed slab `[j, j + 1]` (widened by [`EPS`]). The extent of a convex polygon
 /// over a slab is reached at its vertices inside the slab or where its edges cross the slab's
 /// lines, so one walk over the edges gives every row (a vertex within `EPS` of a line counts
-/// for both rows).
+/// for both rows). `extents` is scratch.
 #[inline]
-fn rows(poly: &Poly, grid: &Grid, tmp: &mut Poly, mut emit: impl FnMut(i32, f64, f64)) {
+fn rows(poly: &Poly, grid: &Grid, extents: &mut Vec<[f64; 2]>, mut emit: impl FnMut(i32, f64, f64)) {
     let (ylo, yhi) = poly.range(1);
     let (j0, j1) = cells(ylo, yhi, grid.dims.y);
     if j0 > j1 {
@@ -273,27 +293,13 @@ fn rows(poly: &Poly, grid: &Grid, tmp: &mut Poly, mut emit: impl FnMut(i32, f64,
         return;
     }
     let n = (j1 - j0 + 1) as usize;
-    if n > WALK_ROWS {
-        let mut row = *poly;
-        for j in j0..=j1 {
-            let jf = f64::from(j);
-            poly.clip_slab(1, jf - EPS, jf + 1.0 + EPS, tmp, &mut row);
-            if row.n > 0 {
-                let (xlo, xhi) = row.range(0);
-                emit(j, xlo, xhi);
-            }
-        }
-        return;
-    }
-    let mut lo = [0.0; WALK_ROWS];
-    let mut hi = [0.0; WALK_ROWS];
-    lo[..n].fill(f64::INFINITY);
-    hi[..n].fill(f64::NEG_INFINITY);
+    extents.clear();
+    extents.resize(n, [f64::INFINITY, f64::NEG_INFINITY]);
     let mut put = |j: i32, x: f64| {
         if j >= j0 && j <= j1 {
-            let r = (j - j0) as usize;
-            lo[r] = if x < lo[r] { x } else { lo[r] };
-            hi[r] = if x > hi[r] { x } else { hi[r] };
+            let e = &mut extents[(j - j0) as usize];
+            e[0] = if x < e[0] { x } else { e[0] };
+            e[1] = if x > e[1] { x } else { e[1] };
         }
     };
     for i in 0..poly.n {
@@ -316,9 +322,9 @@ fn rows(poly: &Poly, grid: &Grid, tmp: &mut Poly, mut emit: impl FnMut(i32, f64,
             }
         }
     }
-    for r in 0..n {
-        if lo[r] <= hi[r] {
-            emit(j0 + r as i32, lo[r], hi[r]);
+    for (r, &[lo, hi]) in extents.iter().enumerate() {
+        if lo <= hi {
+            emit(j0 + r as i32, lo, hi);
         }
     }
 }
