@@ -86,6 +86,8 @@ fn slivers_and_degenerate_triangles_are_exact() {
         [v(4.0, 4.0, 4.0); 3],                                     // a point on a corner
         [v(4.5, 4.5, 4.5); 3],                                     // a point inside
         [v(3.0, 1.0, 1.0), v(3.0, 9.0, 1.0), v(3.0, 5.0, 1.0)],    // a segment on an edge line
+        [v(1.0, 1.0, -5.0), v(8.0, 2.0, 0.5), v(2.0, 8.0, 0.5)],   // mostly below the grid
+        [v(-3.0, -2.0, -4.0), v(5.0, 0.5, 0.5), v(0.5, 6.0, 0.3)], // through the grid corner
     ] {
         let (n, exact) = compare(&[tri]);
         assert_eq!(n, exact, "{tri:?}");

@@ -102,6 +102,13 @@ fn cells(a: f64, b: f64, n: i32) -> (i32, i32) {
     ((ceil_i(a - EPS) - 1).max(0), floor_i(b + EPS).min(n - 1))
 }
 
+/// Whether `[a, b]` widened by [`EPS`] meets a single voxel `[i, i + 1]`, inside the grid or
+/// not (a shape clipped by the grid's edge to one layer still needs clipping).
+#[inline]
+fn one_cell(a: f64, b: f64) -> bool {
+    ceil_i(a - EPS) - 1 == floor_i(b + EPS)
+}
+
 /// Axis orders `(run, row, layer)`: the identity first.
 const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
 
@@ -255,7 +262,7 @@ fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mu
     let (mut tmp, mut layer) = (tri, tri);
     for k in k0.max(z0)..=k1.min(z1) {
         let kf = f64::from(k);
-        let layer = if k0 == k1 {
+        let layer = if one_cell(zlo, zhi) {
             &tri // wholly inside one layer: nothing to clip
         } else {
             tri.clip_slab(2, kf - EPS, kf + 1.0 + EPS, &mut tmp, &mut layer);
@@ -287,7 +294,7 @@ fn rows(poly: &Poly, grid: &Grid, extents: &mut Vec<[f64; 2]>, mut emit: impl Fn
     if j0 > j1 {
         return;
     }
-    if j0 == j1 {
+    if one_cell(ylo, yhi) {
         let (xlo, xhi) = poly.range(0);
         emit(j0, xlo, xhi);
         return;
