@@ -186,3 +186,30 @@ fn truncated_flipped_and_random_obj_never_panic() {
         assert!(ok > 0);
     }
 }
+
+#[test]
+fn gltf_with_an_external_bin_loads_from_its_folder() {
+    let positions = [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 1.0]];
+    let mut bin: Vec<u8> = positions.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+    bin.extend([0u32, 1, 2].iter().flat_map(|i| i.to_le_bytes()));
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"uri":"level.bin","byteLength":{}}}],"bufferViews":[{{"buffer":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":12}}],{},"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1}}]}}],"nodes":[{{"mesh":0,"translation":[0,5,0]}}],"scenes":[{{"nodes":[0]}}]}}"#,
+        bin.len(),
+        ACCESSORS.replace("{POSN}", "3").replace("{IDXN}", "3")
+    );
+    let dir = std::env::temp_dir().join(format!("voxnav-gltf-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("level.gltf"), &json).unwrap();
+    std::fs::write(dir.join("level.bin"), &bin).unwrap();
+    let level = LevelMesh::load(dir.join("level.gltf"), "water");
+    // From bytes, the external buffer cannot be read.
+    let from_bytes = LevelMesh::from_glb_bytes(json.as_bytes(), "water");
+    std::fs::write(dir.join("level.bin"), &bin[..20]).unwrap();
+    let short = LevelMesh::load(dir.join("level.gltf"), "water");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let level = level.unwrap();
+    assert_eq!(level.solid.triangles.len(), 1);
+    assert_eq!(level.solid.bounds().unwrap(), (Vec3::new(0.0, 5.0, 0.0), Vec3::new(1.0, 5.0, 1.0)));
+    assert!(matches!(from_bytes, Err(MeshError::Unsupported(_))));
+    assert!(matches!(short, Err(MeshError::Gltf(_))));
+}
