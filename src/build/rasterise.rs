@@ -147,17 +147,19 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
         by_order[k].push([a, b, c].map(|v| DVec3::new(v[o[0]], v[o[1]], v[o[2]])));
     }
     drop(verts);
-    let mut out = rasterise_ordered(&by_order[0], grid.dims);
-    for (k, tris) in by_order.iter().enumerate().skip(1) {
-        if tris.is_empty() {
-            continue;
+    let dims_of = |o: [usize; 3]| IVec3::new(grid.dims[o[0]], grid.dims[o[1]], grid.dims[o[2]]);
+    // Order [0, 2, 1] (x runs, z rows, y layers) is stored as the world's x-rows: the base.
+    let mut out = rasterise_ordered(&by_order[BASE], dims_of(ORDERS[BASE]));
+    for (k, tris) in by_order.iter().enumerate() {
+        if k != BASE && !tris.is_empty() {
+            merge(&mut out, &rasterise_ordered(tris, dims_of(ORDERS[k])), ORDERS[k]);
         }
-        let o = ORDERS[k];
-        let bits = rasterise_ordered(tris, IVec3::new(grid.dims[o[0]], grid.dims[o[1]], grid.dims[o[2]]));
-        merge(&mut out, &bits, o);
     }
     out
 }
+
+/// The order whose grid has the world's layout (see [`rasterise_ordered`]).
+const BASE: usize = 1;
 
 /// The vertices of triangle `t`, or `None` if it names a missing one.
 #[inline]
@@ -165,30 +167,28 @@ fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
     Some([*verts.get(t[0] as usize)?, *verts.get(t[1] as usize)?, *verts.get(t[2] as usize)?])
 }
 
-/// ORs `bits`, a grid whose axes are `order` (its x is the world's axis `order[0]`, ...),
-/// into `out`, bit by bit.
+/// ORs `bits`, the grid of `order` (see [`rasterise_ordered`]: bit `r` of its row
+/// `(y, z) = (layer, row)` is the voxel with coordinates `r`, `row`, `layer` on the world's axes
+/// `order[0]`, `order[1]`, `order[2]`), into `out`: word by word when the runs are along x, bit
+/// by bit otherwise.
 fn merge(out: &mut Bits, bits: &Bits, order: [usize; 3]) {
-    if order == [0, 2, 1] {
-        // Rows along x both: row (w, l) is the world's row (y = l, z = w).
-        for l in 0..bits.dims.z {
-            for w in 0..bits.dims.y {
-                let at = out.row_start(l, w);
-                for (o, &b) in out.words[at..at + out.wpr].iter_mut().zip(bits.row(w, l)) {
+    for row in 0..bits.dims.z {
+        for layer in 0..bits.dims.y {
+            let src = bits.row(layer, row);
+            let mut v = IVec3::ZERO;
+            (v[order[1]], v[order[2]]) = (row, layer);
+            if order[0] == 0 {
+                let at = out.row_start(v.y, v.z);
+                for (o, &b) in out.words[at..at + out.wpr].iter_mut().zip(src) {
                     *o |= b;
                 }
+                continue;
             }
-        }
-        return;
-    }
-    for l in 0..bits.dims.z {
-        for w in 0..bits.dims.y {
-            for (wi, &word) in bits.row(w, l).iter().enumerate() {
+            for (wi, &word) in src.iter().enumerate() {
                 let mut word = word;
                 while word != 0 {
-                    let r = (wi * 64) as i32 + word.trailing_zeros() as i32;
+                    v[order[0]] = (wi * 64) as i32 + word.trailing_zeros() as i32;
                     word &= word - 1;
-                    let mut v = IVec3::ZERO;
-                    (v[order[0]], v[order[1]], v[order[2]]) = (r, w, l);
                     let at = out.row_start(v.y, v.z) + v.x as usize / 64;
                     out.words[at] |= 1 << (v.x % 64);
                 }
@@ -197,23 +197,24 @@ fn merge(out: &mut Bits, bits: &Bits, order: [usize; 3]) {
     }
 }
 
-/// Rasterises triangles (voxel units) into a grid of `dims`, runs along its x.
+/// Rasterises triangles given in voxel units on axes `(run, row, layer)` into a grid of
+/// `dims` (on those axes), runs along its x. The grid is stored with its rows outermost: its
+/// [`Bits`] row `(y, z)` is `(layer, row)`, so that regions of [`REGION`] rows are disjoint
+/// slices (a floor lies in one or two layers, but spreads over many rows).
 fn rasterise_ordered(tris: &[[DVec3; 3]], dims: IVec3) -> Bits {
-    let grid = Grid { origin: DVec3::ZERO, size: 1.0, dims };
-    let grid = &grid;
-    let mut out = Bits::new(grid);
-    // Bin triangles by the regions their z extent meets (counting sort: no Vec per region).
-    let regions = (grid.dims.z + REGION - 1) / REGION;
+    let mut out = Bits::new(&Grid { origin: DVec3::ZERO, size: 1.0, dims: IVec3::new(dims.x, dims.z, dims.y) });
+    // Bin triangles by the regions their row extent meets (counting sort: no Vec per region).
+    let regions = (dims.y + REGION - 1) / REGION;
     let mut spans = Vec::with_capacity(tris.len());
     let mut counts = vec![0usize; regions as usize + 1];
     for (i, &[a, b, c]) in tris.iter().enumerate() {
         let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
         // Skip what misses the grid (ranges are clamped, so check before).
-        if hi.cmplt(DVec3::splat(-EPS)).any() || lo.cmpgt(grid.dims.as_dvec3() + EPS).any() {
+        if hi.cmplt(DVec3::splat(-EPS)).any() || lo.cmpgt(dims.as_dvec3() + EPS).any() {
             continue;
         }
-        let (k0, k1) = cells(lo.z, hi.z, grid.dims.z);
-        let (r0, r1) = (k0 / REGION, k1 / REGION);
+        let (j0, j1) = cells(lo.y, hi.y, dims.y);
+        let (r0, r1) = (j0 / REGION, j1 / REGION);
         for r in r0..=r1 {
             counts[r as usize + 1] += 1;
         }
@@ -231,14 +232,14 @@ fn rasterise_ordered(tris: &[[DVec3; 3]], dims: IVec3) -> Bits {
         }
     }
     drop(spans);
-    let region_words = out.wpr * grid.dims.y as usize * REGION as usize;
+    let region_words = out.wpr * dims.z as usize * REGION as usize;
     let wpr = out.wpr;
     let run = |(r, words): (usize, &mut [u64])| {
-        let z0 = r as i32 * REGION;
-        let z1 = (z0 + REGION).min(grid.dims.z) - 1;
+        let w0 = r as i32 * REGION;
+        let w1 = (w0 + REGION).min(dims.y) - 1;
         let mut extents = Vec::new();
         for &i in &bins[counts[r]..counts[r + 1]] {
-            triangle(tris[i as usize], grid, z0, z1, wpr, words, &mut extents);
+            triangle(tris[i as usize], dims, (w0, w1), wpr, words, &mut extents);
         }
     };
     #[cfg(feature = "parallel")]
@@ -251,16 +252,23 @@ fn rasterise_ordered(tris: &[[DVec3; 3]], dims: IVec3) -> Bits {
     out
 }
 
-/// Rasterises one triangle (voxel units) into the layers `z0..=z1`, whose words are `words`
-/// (layer `z0` first).
+/// Rasterises one triangle (voxel units, axes `(run, row, layer)` of a grid of `dims`) into
+/// the rows `w0..=w1` of every layer, whose words are `words` (row `w0` first, then by layer).
 #[inline]
-fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mut [u64], extents: &mut Vec<[f64; 2]>) {
+fn triangle(
+    t: [DVec3; 3],
+    dims: IVec3,
+    (w0, w1): (i32, i32),
+    wpr: usize,
+    words: &mut [u64],
+    extents: &mut Vec<[f64; 2]>,
+) {
     let zero = DVec3::ZERO;
     let tri = Poly { v: [t[0], t[1], t[2], zero, zero, zero, zero, zero, zero], n: 3 };
     let (zlo, zhi) = tri.range(2);
-    let (k0, k1) = cells(zlo, zhi, grid.dims.z);
+    let (k0, k1) = cells(zlo, zhi, dims.z);
     let (mut tmp, mut layer) = (tri, tri);
-    for k in k0.max(z0)..=k1.min(z1) {
+    for k in k0..=k1 {
         let kf = f64::from(k);
         let layer = if one_cell(zlo, zhi) {
             &tri // wholly inside one layer: nothing to clip
@@ -271,11 +279,10 @@ fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mu
             }
             &layer
         };
-        let s = (k - z0) as usize * grid.dims.y as usize;
-        rows(layer, grid, extents, |j, xlo, xhi| {
-            let (i0, i1) = cells(xlo, xhi, grid.dims.x);
+        rows(layer, dims.y, (w0, w1), extents, |j, xlo, xhi| {
+            let (i0, i1) = cells(xlo, xhi, dims.x);
             if i0 <= i1 {
-                let at = (s + j as usize) * wpr;
+                let at = ((j - w0) as usize * dims.z as usize + k as usize) * wpr;
                 set_run(&mut words[at..at + wpr], i0 as usize, i1 as usize);
             }
         });
@@ -286,11 +293,18 @@ fn triangle(t: [DVec3; 3], grid: &Grid, z0: i32, z1: i32, wpr: usize, words: &mu
 /// its part in the closed slab `[j, j + 1]` (widened by [`EPS`]). The extent of a convex polygon
 /// over a slab is reached at its vertices inside the slab or where its edges cross the slab's
 /// lines, so one walk over the edges gives every row (a vertex within `EPS` of a line counts
-/// for both rows). `extents` is scratch.
+/// for both rows). Only rows `w0..=w1` (inside `0..n_rows`) are emitted; `extents` is scratch.
 #[inline]
-fn rows(poly: &Poly, grid: &Grid, extents: &mut Vec<[f64; 2]>, mut emit: impl FnMut(i32, f64, f64)) {
+fn rows(
+    poly: &Poly,
+    n_rows: i32,
+    (w0, w1): (i32, i32),
+    extents: &mut Vec<[f64; 2]>,
+    mut emit: impl FnMut(i32, f64, f64),
+) {
     let (ylo, yhi) = poly.range(1);
-    let (j0, j1) = cells(ylo, yhi, grid.dims.y);
+    let (j0, j1) = cells(ylo, yhi, n_rows);
+    let (j0, j1) = (j0.max(w0), j1.min(w1));
     if j0 > j1 {
         return;
     }
@@ -312,7 +326,7 @@ fn rows(poly: &Poly, grid: &Grid, extents: &mut Vec<[f64; 2]>, mut emit: impl Fn
     for i in 0..poly.n {
         let (a, b) = (poly.v[i], poly.v[(i + 1) % poly.n]);
         // The vertex, in every row whose widened slab holds it.
-        let (r0, r1) = cells(a.y, a.y, grid.dims.y);
+        let (r0, r1) = cells(a.y, a.y, n_rows);
         for j in r0..=r1 {
             put(j, a.x);
         }
