@@ -1,14 +1,15 @@
 //! Rasterise stage: every voxel a solid triangle touches, conservatively, into a [`Bits`].
 //!
-//! The Recast way, exact: clip each triangle to the closed z-slab `[k, k + 1]` of each layer
-//! it spans, clip that polygon to each y-slab `[j, j + 1]`, and set the x-run its extent
-//! covers. Voxel boxes are closed, so a triangle lying exactly on a voxel face blocks both
+//! The Recast way, exact: clip each triangle to the closed slab `[k, k + 1]` of each layer
+//! it spans, find the extent of that polygon in each row's slab `[j, j + 1]` (one walk over its
+//! edges), and set the run that extent covers. Layers, rows and runs are along the axes that
+//! suit each triangle (see `order_of`). Voxel boxes are closed, so a triangle lying exactly on a voxel face blocks both
 //! voxels. Clipping is done in `f64` voxel units against slabs widened by [`EPS`], which covers
 //! the rounding of the clipping itself: no voxel the triangle touches is ever missed, and only
 //! voxels within `EPS` of the triangle are added.
 //!
-//! Work is split into regions of [`REGION`] z-layers, each a disjoint slice of the output
-//! (threads with feature `parallel`); a triangle spanning several regions is clipped in each.
+//! Work is split into regions of [`REGION`] rows, each a disjoint slice of the output (threads
+//! with feature `parallel`); a triangle spanning several regions is scanned in each.
 
 use glam::{DVec3, IVec3};
 
@@ -17,7 +18,7 @@ use super::mesh::TriangleMesh;
 
 /// Slab widening, in voxels: far above the rounding of clipping coordinates below 2^20.
 pub(crate) const EPS: f64 = 1e-6;
-/// Z-layers per region (one chunk's height).
+/// Rows per region.
 pub(crate) const REGION: i32 = 16;
 
 /// A convex polygon of at most 9 vertices (a triangle clipped by up to 4 planes + spare).
