@@ -139,3 +139,97 @@ pub enum LoadError {
         source: WorldError,
     },
 }
+
+/// Why a level mesh (glTF or OBJ) could not be loaded.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum MeshError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The file name has no extension this build can load (`.glb`, `.gltf` with feature
+    /// `gltf`; `.obj` with feature `obj`).
+    #[error("cannot load {0:?}: unknown extension, or its loader's cargo feature is off")]
+    UnknownFormat(std::path::PathBuf),
+    /// The glTF parser rejected the file (bad JSON, bad GLB container, invalid references).
+    #[error("invalid glTF: {0}")]
+    Gltf(String),
+    /// The OBJ parser rejected the file.
+    #[error("invalid OBJ: {0}")]
+    Obj(String),
+    /// A glTF accessor or buffer view does not fit in its buffer, or has the wrong type.
+    #[error("bad accessor {accessor}: {reason}")]
+    BadAccessor {
+        /// The accessor's index in the file.
+        accessor: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A glTF feature this loader does not read (sparse or quantised accessors, embedded
+    /// base64 buffers, external buffers when loading from bytes).
+    #[error("unsupported glTF feature: {0}")]
+    Unsupported(&'static str),
+    /// A vertex position (after its node transforms) is NaN or infinite.
+    #[error("vertex {vertex} is not finite")]
+    NonFinite {
+        /// The vertex's index in the loaded mesh.
+        vertex: usize,
+    },
+    /// A triangle names a vertex that does not exist.
+    #[error("triangle index {index} is out of range ({vertices} vertices)")]
+    IndexOutOfRange {
+        /// The index read.
+        index: u64,
+        /// How many vertices there are.
+        vertices: usize,
+    },
+    /// The scene graph would produce more triangles (after instancing) than
+    /// [`LevelMesh::MAX_TRIANGLES`](crate::LevelMesh::MAX_TRIANGLES), or nests deeper than
+    /// its depth limit.
+    #[error("mesh too large or scene graph too deep: {0}")]
+    TooLarge(&'static str),
+}
+
+/// Why a level could not be built from its mesh.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The mesh has no triangle (neither solid nor water), so it has no bounds.
+    #[error("the level mesh has no triangle")]
+    EmptyMesh,
+    /// The voxel size was zero, negative, NaN or infinite.
+    #[error("voxel size must be finite and > 0, got {0}")]
+    InvalidVoxelSize(f32),
+    /// A vertex of the mesh is not finite, or a triangle names a missing vertex (see
+    /// [`TriangleMesh::validate`](crate::TriangleMesh::validate)).
+    #[error("invalid mesh: {0}")]
+    InvalidMesh(String),
+    /// A configured origin or seed point is NaN or infinite.
+    #[error("origin and seeds must be finite")]
+    NonFinite,
+    /// The grid would need more working memory than [`LevelConfig::max_bytes`](crate::LevelConfig::max_bytes).
+    #[error("building needs {bytes} bytes of working memory, more than the limit of {limit}")]
+    TooLarge {
+        /// Bytes the build would allocate.
+        bytes: u64,
+        /// The configured limit.
+        limit: u64,
+    },
+    /// The world could not be made (too many voxels on an axis or in all).
+    #[error(transparent)]
+    World(#[from] WorldError),
+    /// A seed point lies outside the grid.
+    #[error("seed {0} is outside the level's grid")]
+    SeedOutside(glam::Vec3),
+    /// A seed point lies in a voxel that the level's geometry blocks.
+    #[error("seed {0} is inside a blocked voxel")]
+    SeedBlocked(glam::Vec3),
+    /// The thread pool for [`LevelConfig::threads`](crate::LevelConfig::threads) could not be started.
+    #[error("cannot start the thread pool: {0}")]
+    Threads(String),
+}

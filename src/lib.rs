@@ -10,6 +10,13 @@
 //! with a [`SearchConfig`]. [`Agent`] sizes the world's voxels; [`Media`] says where an agent may
 //! go; [`Scenario`] reads benchmark problems.
 //!
+//! # Levels from meshes
+//!
+//! [`LevelMesh::load`] reads a level's triangles (glTF `.glb`/`.gltf`, Wavefront `.obj`; features
+//! `gltf` and `obj`), with water volumes chosen by name; [`build_level`] voxelises it
+//! conservatively (every voxel a triangle touches is blocked), fills water shells with
+//! [`Voxel::Water`] and seals what the [`LevelConfig::seeds`] cannot reach.
+//!
 //! # Benchmark maps
 //!
 //! [`VoxelWorld::from_3dmap`] and [`Scenario::from_3dscen`] read the Moving AI Lab 3D formats
@@ -18,6 +25,7 @@
 //! `sx sy sz gx gy gz optimal_length ratio` per line.
 
 mod agent;
+mod build;
 mod error;
 mod grid;
 mod io;
@@ -31,7 +39,9 @@ mod smooth;
 mod trajectory;
 
 pub use agent::Agent;
-pub use error::{LoadError, PathError, WorldError};
+pub use build::level::{BuildStats, LevelBuild, LevelConfig, build_level};
+pub use build::mesh::{LevelMesh, TriangleMesh, matches_pattern};
+pub use error::{BuildError, LoadError, MeshError, PathError, WorldError};
 pub use grid::components::Components;
 pub use grid::world::VoxelWorld;
 pub use io::movingai::{Problem, Scenario};

@@ -116,4 +116,18 @@ impl BitLayer {
         self.rows[i] = new;
         self.ones = self.ones + u64::from(new.count_ones()) - u64::from(old.count_ones());
     }
+
+    /// ORs the 256 rows of chunk `chunk` (row `(lz << 4) | ly`) with `rows`, allocating the
+    /// chunk if needed.
+    pub(crate) fn or_chunk(&mut self, chunk: usize, rows: &[u16; ROWS]) {
+        if self.slots[chunk] == 0 {
+            self.slots[chunk] = (self.rows.len() / ROWS) as u32;
+            self.rows.extend_from_slice(rows);
+            return;
+        }
+        let start = self.slots[chunk] as usize * ROWS;
+        for (r, &b) in self.rows[start..start + ROWS].iter_mut().zip(rows) {
+            *r |= b;
+        }
+    }
 }

@@ -464,6 +464,50 @@ impl VoxelWorld {
         Ok(count)
     }
 
+    /// Bulk write for builders: sets to `voxel` (solid or water) every voxel whose bit is set
+    /// in `words`, a dense grid of x-rows of `wpr` 64-bit words each, row `(y, z)` at
+    /// `(z * dims.y + y) * wpr` (bit `x % 64` of word `x / 64`); bits past the x extent are
+    /// ignored. Only the chunks holding a set bit are touched. Returns how many voxels were set.
+    pub(crate) fn or_rows(&mut self, voxel: Voxel, words: &[u64], wpr: usize) -> u64 {
+        let rows_needed = self.dims.y as usize * self.dims.z as usize * wpr;
+        if voxel == Voxel::Air || words.len() < rows_needed || wpr * 64 < self.dims.x as usize {
+            return 0;
+        }
+        let revision = next_revision();
+        let layer = if voxel == Voxel::Solid { &mut self.solid } else { &mut self.water };
+        let mut count = 0;
+        let mut rows = [0u16; 256];
+        for cz in 0..self.chunk_dims.z {
+            for cy in 0..self.chunk_dims.y {
+                for cx in 0..self.chunk_dims.x {
+                    // Chunk (cx, cy, cz): bits 16 cx .. 16 cx + 15 of its 256 rows.
+                    let (w, shift) = (cx as usize / 4, (cx % 4) * 16);
+                    let past = self.dims.x - (cx << CHUNK_SHIFT);
+                    let mask = if past < CHUNK { ((1u32 << past) - 1) as u16 } else { u16::MAX };
+                    let mut any = 0;
+                    for lz in 0..CHUNK.min(self.dims.z - cz * CHUNK) {
+                        let z = (cz * CHUNK + lz) as usize;
+                        for ly in 0..CHUNK.min(self.dims.y - cy * CHUNK) {
+                            let y = (cy * CHUNK + ly) as usize;
+                            let bits = (words[(z * self.dims.y as usize + y) * wpr + w] >> shift) as u16 & mask;
+                            rows[((lz << CHUNK_SHIFT) | ly) as usize] = bits;
+                            any |= bits;
+                            count += u64::from(bits.count_ones());
+                        }
+                    }
+                    if any != 0 {
+                        let c = ((cz * self.chunk_dims.y + cy) * self.chunk_dims.x + cx) as usize;
+                        layer.or_chunk(c, &rows);
+                        self.edits[c] = revision;
+                    }
+                    rows.fill(0);
+                }
+            }
+        }
+        self.revision = revision;
+        count
+    }
+
     /// Clamps a voxel coordinate given as floats into `-1..=dims` (so far-off shapes clip).
     fn clamp_voxel(&self, v: Vec3) -> IVec3 {
         v.clamp(Vec3::splat(-1.0), self.dims.as_vec3()).as_ivec3()
@@ -704,6 +748,35 @@ mod tests {
         assert_eq!(big.fill_sphere(Vec3::ZERO, 1e30, Voxel::Solid).unwrap(), 700 * 500 * 600);
         assert!(w.set(IVec3::splat(32), Voxel::Solid).is_err());
         assert_eq!(w.get(IVec3::new(-1, 0, 0)), Voxel::Solid);
+    }
+
+    #[test]
+    fn bulk_rows_set_exactly_their_bits() {
+        let dims = UVec3::new(70, 19, 17);
+        let wpr = 2;
+        let mut seed = 77u64;
+        let mut words = vec![0u64; 19 * 17 * wpr];
+        for w in &mut words {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            *w = seed & (seed >> 7); // about a quarter of the bits, some past x = 70
+        }
+        let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, dims).unwrap();
+        let before = world.revision();
+        let n = world.or_rows(Voxel::Water, &words, wpr);
+        assert_ne!(world.revision(), before);
+        let mut count = 0;
+        for z in 0..17 {
+            for y in 0..19 {
+                for x in 0..70 {
+                    let bit = words[(z * 19 + y) * wpr + x / 64] >> (x % 64) & 1 == 1;
+                    let v = IVec3::new(x as i32, y as i32, z as i32);
+                    assert_eq!(world.get(v) == Voxel::Water, bit, "{v}");
+                    count += u64::from(bit);
+                }
+            }
+        }
+        assert_eq!(n, count);
+        assert_eq!(world.or_rows(Voxel::Solid, &words[..10], wpr), 0, "too short: nothing");
     }
 
     #[test]

@@ -4,6 +4,9 @@
 
 #![allow(dead_code, reason = "each test binary uses a different subset of the helpers")]
 
+pub mod levels;
+pub mod tri_box;
+
 use std::collections::BinaryHeap;
 use std::path::PathBuf;
 

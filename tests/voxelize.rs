@@ -1,0 +1,259 @@
+//! Conservative voxelisation against the exact triangle/box oracle on small synthetic cases:
+//! triangles exactly on voxel faces, edges and corners, slivers, degenerate triangles, and
+//! seeded random triangles. Also interiors (hollow solids are filled, the outside of a closed
+//! box is sealed from a seed) and water shells.
+
+mod common;
+
+use common::rng;
+use common::tri_box::overlaps;
+use glam::{DVec3, IVec3, Vec3};
+use rand::RngExt;
+use voxnav::prelude::*;
+use voxnav::{BuildError, LevelConfig, LevelMesh, TriangleMesh, build_level};
+
+/// A mesh of the given triangles (world coordinates).
+fn mesh(tris: &[[Vec3; 3]]) -> TriangleMesh {
+    let mut m = TriangleMesh::default();
+    for t in tris {
+        m.append(t.iter().copied(), &[[0, 1, 2]]);
+    }
+    m
+}
+
+/// Builds the surface only, on a fixed grid (origin 0, voxel 1, 12^3; a point triangle at
+/// 9.5 pins its far corner), and compares with the oracle: returns (rasterised, exact), both
+/// without the pin's voxel (9, 9, 9) (keep other triangles off it).
+fn compare(tris: &[[Vec3; 3]]) -> (u64, u64) {
+    let level = LevelMesh { solid: mesh(tris), water: TriangleMesh::default() };
+    // A far corner pins the grid to 0..12 on every axis.
+    let mut level = level;
+    level.solid.append([Vec3::splat(9.5); 3], &[[0, 1, 2]]);
+    let config = LevelConfig { voxel_size: 1.0, origin: Some(Vec3::ZERO), fill_interiors: false, ..Default::default() };
+    let built = build_level(&level, &config).unwrap();
+    let world = &built.world;
+    assert_eq!(world.dims(), glam::UVec3::splat(12));
+    let mut exact = 0;
+    for z in 0..12 {
+        for y in 0..12 {
+            for x in 0..12 {
+                let v = IVec3::new(x, y, z);
+                let touched = level.solid.triangles.iter().any(|t| {
+                    let p = t.map(|i| level.solid.positions[i as usize].as_dvec3());
+                    overlaps(p, v.as_dvec3() + 0.5, DVec3::splat(0.5))
+                });
+                if touched {
+                    exact += 1;
+                    assert!(world.is_blocked(v), "missed voxel {v} of {tris:?}");
+                }
+            }
+        }
+    }
+    (built.stats.surface_voxels - 1, exact - 1)
+}
+
+#[test]
+fn triangles_on_voxel_faces_edges_and_corners_block_both_sides() {
+    let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    // On the plane y = 4: the layers below and above are both blocked.
+    let (n, exact) = compare(&[[v(2.0, 4.0, 2.0), v(6.0, 4.0, 2.0), v(2.0, 4.0, 6.0)]]);
+    assert_eq!(n, exact);
+    // Columns (i, k) of closed cells touching x + z <= 8, x, z >= 2 (those along the edges
+    // x = 2 and z = 2 included): 6 + 6 + 5 + 4 + 3 + 2, two layers each.
+    assert_eq!(exact, 2 * 26);
+    // A triangle whose edge lies on a voxel edge line (x = 3, y = 3).
+    let (n, exact) = compare(&[[v(3.0, 3.0, 1.0), v(3.0, 3.0, 7.0), v(6.0, 8.0, 4.0)]]);
+    assert_eq!(n, exact);
+    // A triangle touching a voxel corner with one vertex only.
+    let (n, exact) = compare(&[[v(5.0, 5.0, 5.0), v(7.5, 5.5, 5.5), v(5.5, 7.5, 5.5)]]);
+    assert_eq!(n, exact);
+    // A thin wall, two triangles on x = 6: both neighbouring layers are blocked.
+    let (n, exact) = compare(&[
+        [v(6.0, 1.0, 1.0), v(6.0, 9.0, 1.0), v(6.0, 9.0, 9.0)],
+        [v(6.0, 1.0, 1.0), v(6.0, 9.0, 9.0), v(6.0, 1.0, 9.0)],
+    ]);
+    assert_eq!(n, exact);
+    assert_eq!(exact, 2 * 10 * 10); // y, z in 1..=9: voxels 0..=9 touch it (closed boxes)
+}
+
+#[test]
+fn slivers_and_degenerate_triangles_are_exact() {
+    let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    for tri in [
+        [v(1.2, 1.3, 1.4), v(8.7, 8.1, 7.9), v(1.2001, 1.3, 1.4)], // needle
+        [v(1.5, 2.5, 3.5), v(8.5, 2.5, 3.5), v(4.0, 2.5000002, 3.5)], // flat sliver
+        [v(2.0, 2.0, 2.0), v(8.0, 7.0, 6.0), v(5.0, 4.5, 4.0)],    // collinear: a segment
+        [v(4.0, 4.0, 4.0); 3],                                     // a point on a corner
+        [v(4.5, 4.5, 4.5); 3],                                     // a point inside
+        [v(3.0, 1.0, 1.0), v(3.0, 9.0, 1.0), v(3.0, 5.0, 1.0)],    // a segment on an edge line
+        [v(1.0, 1.0, -5.0), v(8.0, 2.0, 0.5), v(2.0, 8.0, 0.5)],   // mostly below the grid
+        [v(-3.0, -2.0, -4.0), v(5.0, 0.5, 0.5), v(0.5, 6.0, 0.3)], // through the grid corner
+    ] {
+        let (n, exact) = compare(&[tri]);
+        assert_eq!(n, exact, "{tri:?}");
+    }
+    assert_eq!(compare(&[[v(4.0, 4.0, 4.0); 3]]).1, 8); // a corner point touches 8 voxels
+}
+
+#[test]
+fn random_triangles_are_never_missed_and_rarely_overcounted() {
+    let mut r = rng(1313);
+    let (mut n, mut exact) = (0, 0);
+    for _ in 0..300 {
+        let mut p = || {
+            // Half the coordinates snapped to voxel or half-voxel planes, to provoke ties.
+            let c = r.random_range(1.0f32..8.9);
+            if r.random_bool(0.5) { (c * 2.0).round() / 2.0 } else { c }
+        };
+        let t = [Vec3::new(p(), p(), p()), Vec3::new(p(), p(), p()), Vec3::new(p(), p(), p())];
+        let (a, b) = compare(&[t]);
+        n += a;
+        exact += b;
+    }
+    println!("random triangles: rasterised={n} exact={exact}");
+    assert!(n >= exact && n as f64 <= exact as f64 * 1.02);
+}
+
+/// A closed axis-aligned box shell (12 triangles), appended to `m`.
+fn cube(m: &mut TriangleMesh, lo: Vec3, hi: Vec3) {
+    let c = |i: u32| {
+        Vec3::new(
+            if i & 1 == 0 { lo.x } else { hi.x },
+            if i & 2 == 0 { lo.y } else { hi.y },
+            if i & 4 == 0 { lo.z } else { hi.z },
+        )
+    };
+    let quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+    let t: Vec<[u32; 3]> = quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
+    m.append((0..8).map(c), &t);
+}
+
+#[test]
+fn hollow_solids_are_filled_and_the_outside_of_a_closed_room_is_sealed() {
+    // A room (hollow box 0..20) with a hollow pillar (8..12) inside, and a pool of water.
+    let mut solid = TriangleMesh::default();
+    cube(&mut solid, Vec3::ZERO, Vec3::splat(20.0));
+    cube(&mut solid, Vec3::new(8.2, 0.0, 8.2), Vec3::new(11.8, 20.0, 11.8));
+    let mut water = TriangleMesh::default();
+    cube(&mut water, Vec3::new(1.0, 0.0, 1.0), Vec3::new(6.0, 3.0, 6.0));
+    let level = LevelMesh { solid, water };
+    let seed = Vec3::new(15.5, 10.5, 15.5);
+    let config = LevelConfig { voxel_size: 1.0, seeds: vec![seed], ..Default::default() };
+    let built = build_level(&level, &config).unwrap();
+    let w = &built.world;
+    let at = |x: f32, y: f32, z: f32| w.get(w.voxel_at(Vec3::new(x, y, z)));
+    assert_eq!(at(10.0, 10.0, 10.0), Voxel::Solid, "inside the pillar");
+    assert_eq!(at(-1.5, 10.0, 10.0), Voxel::Solid, "outside the room");
+    assert_eq!(at(15.5, 10.5, 15.5), Voxel::Air);
+    assert_eq!(at(3.5, 1.5, 3.5), Voxel::Water);
+    assert_eq!(at(3.5, 4.5, 3.5), Voxel::Air);
+    // The free space inside is exactly the room minus walls, pillar: one component.
+    let islands = Components::new(w, Media::ANY);
+    assert_eq!(islands.count(), 1);
+    // Voxels: room 0..20 blocks layers -1 and 0 .. 19 and 20 on each axis: inside 1..=18.
+    let inside = 18 * 18 * 18 - 18 * 4 * 4; // the pillar (8.2..11.8) blocks columns 8..=11
+    let free = (w.dims().x * w.dims().y * w.dims().z) as u64 - built.stats.solid_voxels;
+    assert_eq!(free, inside as u64);
+    // Without seeds, interiors only: the pillar is filled, the room's inside stays free.
+    let open = build_level(&level, &LevelConfig { voxel_size: 1.0, ..Default::default() }).unwrap();
+    let ow = &open.world;
+    assert_eq!(ow.get(ow.voxel_at(Vec3::new(15.5, 10.5, 15.5))), Voxel::Solid); // sealed room
+    assert_eq!(ow.get(ow.voxel_at(Vec3::new(10.0, 10.0, 10.0))), Voxel::Solid); // the pillar
+    assert_eq!(ow.get(ow.voxel_at(Vec3::new(-1.5, 10.0, 10.0))), Voxel::Air); // outside: open
+    // A seed inside the hollow pillar is legal (free before sealing): only the pillar's
+    // inside stays free.
+    let inner = LevelConfig { voxel_size: 1.0, seeds: vec![Vec3::new(10.0, 10.0, 10.0)], ..Default::default() };
+    let pillar = build_level(&level, &inner).unwrap();
+    let pw = &pillar.world;
+    assert_eq!(pw.get(pw.voxel_at(Vec3::new(15.5, 10.5, 15.5))), Voxel::Solid);
+    assert_eq!(pw.get(pw.voxel_at(Vec3::new(10.0, 10.0, 10.0))), Voxel::Air);
+}
+
+#[test]
+fn bad_configs_and_meshes_are_errors() {
+    let mut solid = TriangleMesh::default();
+    cube(&mut solid, Vec3::ZERO, Vec3::ONE);
+    let level = LevelMesh { solid, water: TriangleMesh::default() };
+    let with = |c: LevelConfig| build_level(&level, &c).err();
+    assert_eq!(with(LevelConfig { voxel_size: 0.0, ..Default::default() }), Some(BuildError::InvalidVoxelSize(0.0)));
+    assert_eq!(with(LevelConfig { origin: Some(Vec3::NAN), ..Default::default() }), Some(BuildError::NonFinite));
+    assert!(matches!(
+        with(LevelConfig { seeds: vec![Vec3::splat(100.0)], ..Default::default() }),
+        Some(BuildError::SeedOutside(_))
+    ));
+    assert!(matches!(
+        with(LevelConfig { seeds: vec![Vec3::splat(0.1)], ..Default::default() }),
+        Some(BuildError::SeedBlocked(_))
+    ));
+    assert!(matches!(
+        with(LevelConfig { voxel_size: 1e-4, ..Default::default() }),
+        Some(BuildError::TooLarge { .. } | BuildError::World(_))
+    ));
+    assert_eq!(build_level(&LevelMesh::default(), &LevelConfig::default()).err(), Some(BuildError::EmptyMesh));
+    let mut broken = level.clone();
+    broken.solid.triangles.push([0, 1, 99]);
+    assert!(matches!(build_level(&broken, &LevelConfig::default()), Err(BuildError::InvalidMesh(_))));
+    broken.solid.triangles.pop();
+    broken.solid.positions[0].x = f32::INFINITY;
+    assert!(matches!(build_level(&broken, &LevelConfig::default()), Err(BuildError::InvalidMesh(_))));
+}
+
+#[test]
+fn thread_count_does_not_change_the_world() {
+    let mut r = rng(7);
+    let mut solid = TriangleMesh::default();
+    for _ in 0..2000 {
+        let a = Vec3::new(r.random_range(0.0..60.0), r.random_range(0.0..60.0), r.random_range(0.0..60.0));
+        let b = a + Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), r.random_range(-3.0..3.0));
+        let c = a + Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), r.random_range(-3.0..3.0));
+        solid.append([a, b, c], &[[0, 1, 2]]);
+    }
+    let level = LevelMesh { solid, water: TriangleMesh::default() };
+    let build = |threads| {
+        let c = LevelConfig { voxel_size: 0.5, threads, fill_interiors: false, ..Default::default() };
+        build_level(&level, &c).unwrap().world
+    };
+    let (one, two) = (build(1), build(2));
+    let d = one.dims().as_ivec3();
+    for z in 0..d.z {
+        for y in 0..d.y {
+            for x in 0..d.x {
+                let v = IVec3::new(x, y, z);
+                assert_eq!(one.get(v), two.get(v), "{v}");
+            }
+        }
+    }
+}
+
+#[test]
+fn overlapping_water_shells_fill_the_centres_inside_their_union() {
+    let mut water = TriangleMesh::default();
+    // Faces on voxel centres (ties) and between them; the second box overlaps the first.
+    let boxes =
+        [(Vec3::new(1.5, 1.5, 1.5), Vec3::new(5.5, 4.2, 3.5)), (Vec3::new(4.0, 2.0, 2.0), Vec3::new(9.0, 3.0, 3.0))];
+    for (lo, hi) in boxes {
+        cube(&mut water, lo, hi);
+    }
+    let level = LevelMesh { solid: TriangleMesh::default(), water };
+    let config = LevelConfig { voxel_size: 1.0, origin: Some(Vec3::ZERO), fill_interiors: false, ..Default::default() };
+    let built = build_level(&level, &config).unwrap();
+    let w = &built.world;
+    let mut wet = 0;
+    for z in 0..w.dims().z as i32 {
+        for y in 0..w.dims().y as i32 {
+            for x in 0..w.dims().x as i32 {
+                let v = IVec3::new(x, y, z);
+                let c = v.as_vec3() + 0.5;
+                let want = boxes.iter().any(|&(lo, hi)| c.cmpge(lo).all() && c.cmple(hi).all());
+                // A centre exactly on a face may go either way.
+                let tie = boxes.iter().any(|&(lo, hi)| (0..3).any(|i| c[i] == lo[i] || c[i] == hi[i]));
+                if !tie {
+                    assert_eq!(w.get(v) == Voxel::Water, want, "{v}");
+                    wet += u64::from(want);
+                }
+            }
+        }
+    }
+    assert!(wet > 0);
+    assert_eq!(built.stats.solid_voxels, 0, "water blocks nothing");
+}
