@@ -14,6 +14,7 @@
 //! `sx sy sz gx gy gz optimal_length ratio` per line.
 
 mod agent;
+mod crowd;
 mod error;
 mod grid;
 mod io;
@@ -26,6 +27,7 @@ mod smooth;
 mod trajectory;
 
 pub use agent::Agent;
+pub use crowd::field::{FieldError, GoalField};
 pub use error::{LoadError, PathError, WorldError};
 pub use grid::components::Components;
 pub use grid::world::VoxelWorld;

@@ -1,0 +1,3 @@
+//! Crowds: many agents over the searches (shared-goal fields, local avoidance).
+
+pub(crate) mod field;
