@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::world::{Pass, VoxelWorld};
-use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK};
+use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
 use crate::search::path::{Path, SearchStats, voxel_length};
 use crate::search::radix_heap::RadixHeap;
 use crate::{DiagonalRule, Heuristic, SearchConfig};
@@ -388,12 +388,13 @@ impl GoalField {
                 legal_moves(world.blocked_mask(u, self.pass), rule)
             };
             let mut preds = preds;
+            let inside = interior(u);
             while preds != 0 {
                 let m = preds.trailing_zeros() as usize;
                 preds &= preds - 1;
                 let p = u + OFFSETS[m];
                 let cost = self.config.costs.cost(axes(m)) * weight / 100;
-                let ps = self.nodes.slot(p);
+                let ps = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(p) };
                 let info = self.nodes.info[ps];
                 if info & CLOSED != 0 {
                     continue;
@@ -425,7 +426,7 @@ impl GoalField {
 
     /// Checks the memory limit before expanding `u` may touch new chunks.
     fn reserve_around(&self, u: IVec3) -> Result<(), FieldError> {
-        if crate::search::nodes::interior(u) {
+        if interior(u) {
             return Ok(());
         }
         let mut missing = [None; 8];
