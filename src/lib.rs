@@ -27,6 +27,7 @@ mod smooth;
 mod trajectory;
 
 pub use agent::Agent;
+pub use crowd::avoidance::{Avoidance, AvoidanceConfig, AvoidanceError, CrowdAgent, MovingObstacle};
 pub use crowd::field::{FieldError, GoalField};
 pub use error::{LoadError, PathError, WorldError};
 pub use grid::components::Components;
