@@ -3,9 +3,9 @@
 use glam::{IVec3, Vec3};
 use thiserror::Error;
 
+use crate::VoxelWorld;
 use crate::crowd::orca::{Plane, solve};
 use crate::medium::Media;
-use crate::VoxelWorld;
 
 /// Why a crowd could not be stepped. Nothing moves when a step fails.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -86,15 +86,25 @@ pub struct AvoidanceConfig {
     /// How far ahead (seconds) collisions with moving obstacles are avoided. Default 2.
     pub obstacle_time_horizon: f32,
     /// Agents farther apart than this (world units, centre to centre) ignore each other.
-    /// Default 3.
+    /// Default 2.
     pub neighbor_distance: f32,
     /// At most this many nearest agents are avoided. Default 10.
     pub max_neighbors: usize,
+    /// Passes of overlap removal after each move (as Detour's crowd): agents whose spheres
+    /// still overlap (ORCA can fail in a jam, where walls and neighbours leave no room) are
+    /// pushed apart, each by half the overlap, never into a forbidden voxel. Default 4.
+    pub separation_passes: usize,
 }
 
 impl Default for AvoidanceConfig {
     fn default() -> Self {
-        Self { time_horizon: 2.0, obstacle_time_horizon: 2.0, neighbor_distance: 3.0, max_neighbors: 10 }
+        Self {
+            time_horizon: 2.0,
+            obstacle_time_horizon: 2.0,
+            neighbor_distance: 2.0,
+            max_neighbors: 10,
+            separation_passes: 4,
+        }
     }
 }
 
@@ -129,7 +139,8 @@ impl AvoidanceConfig {
 /// at 0.45 voxel), and the move is then swept axis by axis (x, y, z) so that the agent's
 /// **centre never enters a voxel its media forbid**, whatever the other constraints asked.
 /// When the constraints cannot all hold, the walls stay hard and the agent takes the velocity
-/// that least violates the others (RVO2's fallback). Each agent's preferred velocity is nudged
+/// that least violates the others (RVO2's fallback); spheres that still overlap after the move
+/// are then pushed apart ([`AvoidanceConfig::separation_passes`]), swept the same way. Each agent's preferred velocity is nudged
 /// by a thousandth of its top speed in a fixed direction of its own, so perfectly symmetric
 /// encounters (head-on on one line) do not stall.
 ///
@@ -178,7 +189,9 @@ fn cell(p: Vec3, inv: f32) -> IVec3 {
 
 #[inline]
 fn bucket(c: IVec3, mask: u32) -> u32 {
-    let h = (c.x as u32).wrapping_mul(0x8DA6_B343) ^ (c.y as u32).wrapping_mul(0xD816_3841) ^ (c.z as u32).wrapping_mul(0xCB1A_B31F);
+    let h = (c.x as u32).wrapping_mul(0x8DA6_B343)
+        ^ (c.y as u32).wrapping_mul(0xD816_3841)
+        ^ (c.z as u32).wrapping_mul(0xCB1A_B31F);
     h & mask
 }
 
@@ -209,7 +222,7 @@ impl Avoidance {
         }
         for (index, a) in agents.iter().enumerate() {
             let finite = a.position.is_finite() && a.velocity.is_finite() && a.preferred_velocity.is_finite();
-            if !finite || !(a.radius.is_finite() && a.radius >= 0.0 && a.max_speed.is_finite() && a.max_speed >= 0.0) {
+            if !(finite && a.radius.is_finite() && a.radius >= 0.0 && a.max_speed.is_finite() && a.max_speed >= 0.0) {
                 return Err(AvoidanceError::InvalidAgent { index });
             }
             if a.max_speed * dt > world.voxel_size() {
@@ -235,7 +248,70 @@ impl Avoidance {
             a.position = p;
             a.velocity = v;
         }
+        for _ in 0..config.separation_passes {
+            if !self.separate(world, agents, obstacles, config) {
+                break;
+            }
+        }
         Ok(())
+    }
+
+    /// One pass of overlap removal; returns whether any agent overlapped.
+    fn separate(
+        &mut self,
+        world: &VoxelWorld,
+        agents: &mut [CrowdAgent],
+        obstacles: &[MovingObstacle],
+        config: &AvoidanceConfig,
+    ) -> bool {
+        let mask = self.bucket_start.len() as u32 - 2;
+        let inv = 1.0 / config.neighbor_distance;
+        self.velocities.clear();
+        let mut any = false;
+        for (i, me) in agents.iter().enumerate() {
+            let mut push = Vec3::ZERO;
+            let mut away = |other: Vec3, r: f32, share: f32, j: usize| {
+                let d = me.position - other;
+                let reach = me.radius + r;
+                if d.length_squared() < reach * reach {
+                    let dist = d.length();
+                    let overlap = reach - dist;
+                    let dir = if dist > 1e-6 { d / dist } else { nudge(i) - nudge(j) };
+                    push += dir.normalize_or(Vec3::X) * (overlap * share + 1e-4);
+                }
+            };
+            let c = cell(me.position, inv);
+            let mut seen = [u32::MAX; 27];
+            let mut n_seen = 0;
+            for k in 0..27 {
+                let b = bucket(c + IVec3::new(k % 3 - 1, (k / 3) % 3 - 1, k / 9 - 1), mask);
+                if seen[..n_seen].contains(&b) {
+                    continue;
+                }
+                seen[n_seen] = b;
+                n_seen += 1;
+                let (lo, hi) = (self.bucket_start[b as usize], self.bucket_start[b as usize + 1]);
+                for &j in &self.order[lo as usize..hi as usize] {
+                    if j as usize != i {
+                        let o = &agents[j as usize];
+                        away(o.position, o.radius, 0.5, j as usize);
+                    }
+                }
+            }
+            for (k, o) in obstacles.iter().enumerate() {
+                away(o.position, o.radius, 1.0, usize::MAX - k);
+            }
+            any |= push != Vec3::ZERO;
+            self.velocities.push(push);
+        }
+        for (a, &push) in agents.iter_mut().zip(&self.velocities) {
+            if push != Vec3::ZERO {
+                // A push is at most a radius: it crosses at most one voxel face per axis.
+                let push = push.clamp_length_max(world.voxel_size() * 0.9);
+                a.position = sweep(world, a.position, push, 1.0, a.media).0;
+            }
+        }
+        any
     }
 
     /// Bytes of heap the reused buffers hold.
@@ -336,7 +412,15 @@ impl Avoidance {
         }
         for &(_, j) in &self.near {
             let other = &agents[j as usize];
-            self.planes.push(orca_plane(&me, other.position, other.velocity, other.radius, 0.5, config.time_horizon, dt));
+            self.planes.push(orca_plane(
+                &me,
+                other.position,
+                other.velocity,
+                other.radius,
+                0.5,
+                config.time_horizon,
+                dt,
+            ));
         }
         let preferred = me.preferred_velocity + nudge(i) * (1e-3 * me.max_speed);
         solve(&self.planes, hard, me.max_speed, preferred, &mut self.scratch)

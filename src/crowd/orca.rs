@@ -32,12 +32,11 @@ pub(crate) fn solve(planes: &[Plane], hard: usize, radius: f32, preferred: Vec3,
     result
 }
 
-/// On the line `point + t direction`, inside the ball and planes `..plane_no`.
+/// On the line `point + t direction` (a unit vector), inside the ball and planes `..plane_no`.
 fn program1(
     planes: &[Plane],
     plane_no: usize,
-    point: Vec3,
-    direction: Vec3,
+    (point, direction): (Vec3, Vec3),
     radius: f32,
     opt: Vec3,
     direction_opt: bool,
@@ -112,7 +111,7 @@ fn program2(planes: &[Plane], plane_no: usize, radius: f32, opt: Vec3, direction
             let point = plane.point
                 + ((planes[i].point - plane.point).dot(planes[i].normal) / line_normal.dot(planes[i].normal))
                     * line_normal;
-            if !program1(planes, i, point, direction, radius, opt, direction_opt, result) {
+            if !program1(planes, i, (point, direction), radius, opt, direction_opt, result) {
                 return false;
             }
         }
