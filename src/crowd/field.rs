@@ -54,6 +54,9 @@ pub enum FieldError {
 /// Bytes one 16^3 page of field state costs (8 bytes of cost and 1 of flags per voxel).
 const PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 9 + 12;
 
+/// [`GoalField::grow_to`] aims at cubes of `2^CLUSTER_SHIFT` voxels a side, one at a time.
+const CLUSTER_SHIFT: i32 = 3;
+
 /// Index of the move with the opposite offset.
 const OPPOSITE: [u8; MOVES] = opposite();
 
@@ -75,6 +78,12 @@ const fn opposite() -> [u8; MOVES] {
     out
 }
 
+/// The octile distance from `v` to the box `lo..=hi`: consistent, as a distance to a set.
+#[inline]
+fn estimate(config: &SearchConfig, (lo, hi): (IVec3, IVec3), v: IVec3) -> u64 {
+    Heuristic::Octile.estimate(v.clamp(lo, hi) - v, &config.costs)
+}
+
 /// A shared-goal field: the exact cost to one goal, and the next step toward it, for every
 /// voxel of a region that grows on demand.
 ///
@@ -83,10 +92,11 @@ const fn opposite() -> [u8; MOVES] {
 /// `p -> goal`, each move priced as the forward move is (the medium of the voxel it enters)
 /// and legal as the forward move is (under [`DiagonalRule::Faces`] a corner move may be legal
 /// one way only). The search is best-first toward the voxels asked for: its estimate is the
-/// octile distance to the bounding box of the latest starts (`0` inside it, so a box covering
-/// the map makes it Dijkstra), so a group of agents costs about one search plus the group's
-/// box. A voxel once settled never changes: every answer is exact, and asking for more starts
-/// only grows the region.
+/// octile distance to the box of the starts it is serving (consistent, so each voxel it
+/// settles has its exact cost), re-aimed as the starts change; [`grow_to`](Self::grow_to)
+/// serves its starts by cubes of 8 voxels a side, nearest first. A group of agents then costs
+/// about one search plus the group's region. A voxel once settled never changes: every answer
+/// is exact, and asking for more starts only grows the region.
 ///
 /// The field ignores [`SearchConfig::algorithm`], [`SearchConfig::heuristic`] and
 /// [`SearchConfig::fallback`] (it is always exact, with its own estimate);
@@ -133,7 +143,7 @@ pub struct GoalField {
     settled: usize,
     max_bytes: usize,
     /// Reused buffer for re-aiming the open list.
-    spare: Vec<u32>,
+    spare: Vec<(u64, u32)>,
 }
 
 impl GoalField {
@@ -207,7 +217,7 @@ impl GoalField {
     /// Bytes of heap this field holds.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.heap_bytes() + self.spare.capacity() * 4
+        self.nodes.heap_bytes() + self.open.heap_bytes() + self.spare.capacity() * 16
     }
 
     /// The exact cost from `v` to the goal, if the field has settled `v` (else `None`: see
@@ -248,23 +258,38 @@ impl GoalField {
     /// [`FieldError::BudgetExhausted`].
     pub fn grow_to(&mut self, world: &VoxelWorld, starts: &[IVec3]) -> Result<usize, FieldError> {
         self.check_world(world)?;
-        let mut lo = IVec3::MAX;
-        let mut hi = IVec3::MIN;
         for &s in starts {
             self.check_start(world, s)?;
-            lo = lo.min(s);
-            hi = hi.max(s);
         }
         if starts.is_empty() {
             return Ok(0);
         }
-        self.aim(lo, hi);
+        // Aim at one small cube of starts at a time, nearest cubes first: the estimate stays
+        // tight for each, so the field grows little beyond what each start needs.
+        let mut order: Vec<(u64, [i32; 3], usize)> = starts
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let cube = s >> CLUSTER_SHIFT;
+                let centre = (cube << CLUSTER_SHIFT) + (1 << (CLUSTER_SHIFT - 1));
+                (Heuristic::Octile.estimate(centre - self.goal, &self.config.costs), cube.to_array(), i)
+            })
+            .collect();
+        order.sort_unstable();
         let mut reached = 0;
-        for &s in starts {
-            match self.settle(world, s) {
-                Ok(_) => reached += 1,
-                Err(FieldError::Unreachable(_)) => {}
-                Err(e) => return Err(e),
+        for group in order.chunk_by(|a, b| a.1 == b.1) {
+            let (mut lo, mut hi) = (IVec3::MAX, IVec3::MIN);
+            for &(_, _, i) in group {
+                lo = lo.min(starts[i]);
+                hi = hi.max(starts[i]);
+            }
+            self.aim(lo, hi);
+            for &(_, _, i) in group {
+                match self.settle(world, starts[i]) {
+                    Ok(_) => reached += 1,
+                    Err(FieldError::Unreachable(_)) => {}
+                    Err(e) => return Err(e),
+                }
             }
         }
         Ok(reached)
@@ -327,8 +352,7 @@ impl GoalField {
     /// The estimate from `v` to the target box.
     #[inline]
     fn estimate(&self, v: IVec3) -> u64 {
-        let (lo, hi) = self.target;
-        Heuristic::Octile.estimate(v.clamp(lo, hi) - v, &self.config.costs)
+        estimate(&self.config, self.target, v)
     }
 
     /// Aims the search at the box `lo..=hi`: re-keys the open list by the new estimate.
@@ -336,19 +360,18 @@ impl GoalField {
         if self.target == (lo, hi) {
             return;
         }
-        self.target = (lo, hi);
         self.spare.clear();
-        while let Some((_, slot)) = self.open.pop() {
-            self.spare.push(slot);
-        }
-        self.spare.sort_unstable();
-        self.spare.dedup();
-        self.open.clear();
+        self.open.drain_into(&mut self.spare);
+        let old = self.target;
+        self.target = (lo, hi);
         for i in 0..self.spare.len() {
-            let slot = self.spare[i] as usize;
-            if self.nodes.info[slot] & CLOSED == 0 {
-                let f = self.nodes.g[slot].saturating_add(self.estimate(self.nodes.voxel(slot)));
-                self.open.push(f, slot as u32);
+            let (key, slot) = self.spare[i];
+            let slot = slot as usize;
+            let (g, v) = (self.nodes.g[slot], self.nodes.voxel(slot));
+            // Keep the one live entry of each open node: the one keyed by its current cost.
+            let live = self.nodes.info[slot] & CLOSED == 0 && key == g.saturating_add(estimate(&self.config, old, v));
+            if live {
+                self.open.push(g.saturating_add(self.estimate(v)), slot as u32);
             }
         }
     }
