@@ -351,8 +351,8 @@ fn write_gif(run: &Run, path: &FsPath, every: usize) -> Result<usize, Box<dyn Er
     let renderer = render::Renderer::new(&run.world, &palette);
     let (w, h) = (320, 200);
     let camera = render::Camera::look_at(
-        Vec3::new(24.0, 34.0, -20.0),
-        Vec3::new(24.0, 9.0, 16.0),
+        Vec3::new(2.0, 40.0, -8.0),
+        Vec3::new(24.0, 8.0, 16.0),
         Vec3::Y,
         55f32.to_radians(),
         w,
@@ -369,7 +369,7 @@ fn write_gif(run: &Run, path: &FsPath, every: usize) -> Result<usize, Box<dyn Er
                 (false, 0) => Vec3::new(0.9, 0.15, 0.1),
                 _ => Vec3::new(0.1, 0.8, 0.95),
             };
-            f.draw_marker(&camera, *p, color, 2.0);
+            f.draw_marker(&camera, *p, color, 2.5);
         }
         for p in &run.obstacle_history[t] {
             f.draw_marker(&camera, *p, Vec3::new(0.9, 0.9, 0.2), 6.0);
