@@ -14,26 +14,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use voxnav::prelude::*;
 use voxnav::{GoalField, Scenario};
 
-/// `n` free voxels nearest `at` (a growing cube, scanned in order): a squad spawning together.
-fn squad(world: &VoxelWorld, at: IVec3, n: usize) -> Vec<IVec3> {
-    for r in 0..64 {
-        let mut out = Vec::new();
-        for z in -r..=r {
-            for y in -r..=r {
-                for x in -r..=r {
-                    let v = at + IVec3::new(x, y, z);
-                    if out.len() < n && world.contains(v) && !world.is_blocked(v) {
-                        out.push(v);
-                    }
-                }
-            }
-        }
-        if out.len() >= n {
-            return out;
-        }
-    }
-    Vec::new()
-}
+#[path = "../examples/support/squad.rs"]
+mod squad;
 
 fn bench(c: &mut Criterion) {
     let Some(dir) = common::warframe_dir() else { return };
@@ -47,7 +29,7 @@ fn bench(c: &mut Criterion) {
         let goal = scen.problems[0].goal;
         let mut finder = Pathfinder::new();
         // The agents that can reach the goal, and their reference costs.
-        let (starts, reference): (Vec<IVec3>, Vec<u64>) = squad(&world, scen.problems[0].start, 1000)
+        let (starts, reference): (Vec<IVec3>, Vec<u64>) = squad::squad(&world, scen.problems[0].start, 1000)
             .into_iter()
             .filter_map(|s| Some((s, finder.find_voxel_path(&world, s, goal, &jps).ok()?.cost)))
             .unzip();

@@ -19,6 +19,9 @@ use std::time::Instant;
 use voxnav::prelude::*;
 use voxnav::{GoalField, Scenario};
 
+#[path = "support/squad.rs"]
+mod squad;
+
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut map, mut agents, mut spread) = ("Complex".to_string(), 1000usize, "map".to_string());
@@ -46,7 +49,7 @@ fn main() -> ExitCode {
     let goal = scen.problems[0].goal;
     let mut finder = Pathfinder::new();
     let starts = match spread.as_str() {
-        "group" => group(&world, scen.problems[0].start, agents),
+        "group" => squad::squad(&world, scen.problems[0].start, agents),
         _ => scen.problems.iter().map(|p| p.start).take(agents).collect(),
     };
     // Keep the starts that can reach the goal (the scenario's problems are all solvable, but
@@ -86,28 +89,6 @@ fn main() -> ExitCode {
         searches_us / field_us
     );
     if equal == reachable.len() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
-}
-
-/// `n` free voxels around `at`: a squad spawning together (a growing cube, scanned in order).
-fn group(world: &VoxelWorld, at: IVec3, n: usize) -> Vec<IVec3> {
-    let mut out = Vec::with_capacity(n);
-    for r in 0..64 {
-        out.clear();
-        for z in -r..=r {
-            for y in -r..=r {
-                for x in -r..=r {
-                    let v = at + IVec3::new(x, y, z);
-                    if out.len() < n && world.contains(v) && !world.is_blocked(v) {
-                        out.push(v);
-                    }
-                }
-            }
-        }
-        if out.len() >= n {
-            break;
-        }
-    }
-    out
 }
 
 fn fail(msg: &str) -> ExitCode {

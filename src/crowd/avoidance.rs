@@ -187,6 +187,24 @@ fn cell(p: Vec3, inv: f32) -> IVec3 {
     (p * inv).floor().as_ivec3()
 }
 
+/// Calls `f` with every agent index hashed into the 27 cells around cell `c` (each bucket once,
+/// so each agent once), given the grid's `bucket_start` and `order`.
+fn grid_near(bucket_start: &[u32], order: &[u32], c: IVec3, mut f: impl FnMut(usize)) {
+    let mask = bucket_start.len() as u32 - 2;
+    let mut seen = [u32::MAX; 27];
+    for k in 0..27 {
+        let b = bucket(c + IVec3::new(k % 3 - 1, (k / 3) % 3 - 1, k / 9 - 1), mask);
+        if seen[..k as usize].contains(&b) {
+            continue;
+        }
+        seen[k as usize] = b;
+        let (lo, hi) = (bucket_start[b as usize], bucket_start[b as usize + 1]);
+        for &j in &order[lo as usize..hi as usize] {
+            f(j as usize);
+        }
+    }
+}
+
 #[inline]
 fn bucket(c: IVec3, mask: u32) -> u32 {
     let h = (c.x as u32).wrapping_mul(0x8DA6_B343)
@@ -264,7 +282,6 @@ impl Avoidance {
         obstacles: &[MovingObstacle],
         config: &AvoidanceConfig,
     ) -> bool {
-        let mask = self.bucket_start.len() as u32 - 2;
         let inv = 1.0 / config.neighbor_distance;
         self.velocities.clear();
         let mut any = false;
@@ -280,24 +297,11 @@ impl Avoidance {
                     push += dir.normalize_or(Vec3::X) * (overlap * share + 1e-4);
                 }
             };
-            let c = cell(me.position, inv);
-            let mut seen = [u32::MAX; 27];
-            let mut n_seen = 0;
-            for k in 0..27 {
-                let b = bucket(c + IVec3::new(k % 3 - 1, (k / 3) % 3 - 1, k / 9 - 1), mask);
-                if seen[..n_seen].contains(&b) {
-                    continue;
+            grid_near(&self.bucket_start, &self.order, cell(me.position, inv), |j| {
+                if j != i {
+                    away(agents[j].position, agents[j].radius, 0.5, j);
                 }
-                seen[n_seen] = b;
-                n_seen += 1;
-                let (lo, hi) = (self.bucket_start[b as usize], self.bucket_start[b as usize + 1]);
-                for &j in &self.order[lo as usize..hi as usize] {
-                    if j as usize != i {
-                        let o = &agents[j as usize];
-                        away(o.position, o.radius, 0.5, j as usize);
-                    }
-                }
-            }
+            });
             for (k, o) in obstacles.iter().enumerate() {
                 away(o.position, o.radius, 1.0, usize::MAX - k);
             }
@@ -364,36 +368,18 @@ impl Avoidance {
         config: &AvoidanceConfig,
     ) -> Vec3 {
         let me = agents[i];
-        let mask = self.bucket_start.len() as u32 - 2;
         let inv = 1.0 / config.neighbor_distance;
         let range_sq = config.neighbor_distance * config.neighbor_distance;
-        // Neighbours: the 27 cells around, each bucket visited once.
-        self.near.clear();
-        let c = cell(me.position, inv);
-        let mut seen = [u32::MAX; 27];
-        let mut n_seen = 0;
-        for dz in -1..=1 {
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let b = bucket(c + IVec3::new(dx, dy, dz), mask);
-                    if seen[..n_seen].contains(&b) {
-                        continue;
-                    }
-                    seen[n_seen] = b;
-                    n_seen += 1;
-                    let (lo, hi) = (self.bucket_start[b as usize], self.bucket_start[b as usize + 1]);
-                    for &j in &self.order[lo as usize..hi as usize] {
-                        if j as usize == i {
-                            continue;
-                        }
-                        let d = agents[j as usize].position.distance_squared(me.position);
-                        if d < range_sq {
-                            self.near.push((d, j));
-                        }
-                    }
-                }
+        // Neighbours: the agents hashed into the 27 cells around.
+        let mut near = std::mem::take(&mut self.near);
+        near.clear();
+        grid_near(&self.bucket_start, &self.order, cell(me.position, inv), |j| {
+            let d = agents[j].position.distance_squared(me.position);
+            if j != i && d < range_sq {
+                near.push((d, j as u32));
             }
-        }
+        });
+        self.near = near;
         let by_distance = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
         if self.near.len() > config.max_neighbors {
             if config.max_neighbors > 0 {
