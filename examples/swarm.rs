@@ -448,7 +448,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     let ticks = run.tick_us.len();
     let avoid_mean = run.avoid_us.iter().sum::<f64>() / ticks.max(1) as f64;
     let avoid_max = run.avoid_us.iter().copied().fold(0.0, f64::max);
-    println!("avoidance step alone: mean_us={avoid_mean:.0} max_us={avoid_max:.0}");
+    let mut sorted = run.tick_us.clone();
+    sorted.sort_by(f64::total_cmp);
+    let p99 = sorted.get(ticks * 99 / 100).copied().unwrap_or(0.0);
+    println!("avoidance step alone: mean_us={avoid_mean:.0} max_us={avoid_max:.0}; tick p99_us={p99:.0}");
     let mean = run.tick_us.iter().sum::<f64>() / ticks.max(1) as f64;
     let max = run.tick_us.iter().copied().fold(0.0, f64::max);
     println!(

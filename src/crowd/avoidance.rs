@@ -92,7 +92,9 @@ pub struct AvoidanceConfig {
     pub max_neighbors: usize,
     /// Passes of overlap removal after each move (as Detour's crowd): agents whose spheres
     /// still overlap (ORCA can fail in a jam, where walls and neighbours leave no room) are
-    /// pushed apart, each by half the overlap, never into a forbidden voxel. Default 4.
+    /// pushed apart, each by half the overlap, never into a forbidden voxel. Pairs are those
+    /// within `neighbor_distance` at the start of the step (keep it above twice the radius
+    /// plus twice a step's travel). Default 4.
     pub separation_passes: usize,
 }
 
@@ -168,41 +170,101 @@ impl AvoidanceConfig {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Avoidance {
+    grid: HashGrid,
+    /// Candidates of the current agent: (squared distance, index).
+    near: Vec<(f32, u32)>,
+    /// Per agent, the first index into `pairs` of the agents within reach at the step's start
+    /// (and one past the last agent's).
+    pair_start: Vec<u32>,
+    pairs: Vec<u32>,
+    planes: Vec<Plane>,
+    scratch: Vec<Plane>,
+    velocities: Vec<Vec3>,
+}
+
+/// Agents hashed by cell: a counting sort into buckets, rebuilt every step in reused buffers.
+#[derive(Debug, Clone, Default)]
+struct HashGrid {
+    /// `1 / cell size`.
+    inv: f32,
     /// Per hash bucket, the first index into `order` (and one past the last bucket).
     bucket_start: Vec<u32>,
     /// Agent indices sorted by bucket.
     order: Vec<u32>,
-    /// Per agent, its bucket.
-    bucket_of: Vec<u32>,
-    /// Candidates of the current agent: (squared distance, index).
-    near: Vec<(f32, u32)>,
-    planes: Vec<Plane>,
-    scratch: Vec<Plane>,
-    velocities: Vec<Vec3>,
+    /// Their positions, in the same order (read contiguously by the scans).
+    sorted: Vec<Vec3>,
+    /// Per agent, its bucket; then per bucket, a fill cursor.
+    cursor: Vec<u32>,
+    /// Per bucket, the stamp of the last scan that visited it.
+    visited: Vec<u32>,
+    stamp: u32,
+}
+
+impl HashGrid {
+    /// Sorts `agents` into buckets of cells `cell_size` wide.
+    fn build(&mut self, agents: &[CrowdAgent], cell_size: f32) {
+        let buckets = (agents.len() * 2).next_power_of_two().max(16);
+        let mask = buckets as u32 - 1;
+        self.inv = 1.0 / cell_size;
+        self.bucket_start.clear();
+        self.bucket_start.resize(buckets + 1, 0);
+        self.cursor.clear();
+        for a in agents {
+            let b = bucket(cell(a.position, self.inv), mask);
+            self.cursor.push(b);
+            self.bucket_start[b as usize + 1] += 1;
+        }
+        for b in 0..buckets {
+            self.bucket_start[b + 1] += self.bucket_start[b];
+        }
+        self.order.clear();
+        self.order.resize(agents.len(), 0);
+        self.sorted.clear();
+        self.sorted.resize(agents.len(), Vec3::ZERO);
+        let n = agents.len();
+        self.cursor.extend_from_slice(&self.bucket_start[..buckets]);
+        for i in 0..n {
+            let b = self.cursor[i] as usize;
+            let slot = self.cursor[n + b] as usize;
+            self.order[slot] = i as u32;
+            self.sorted[slot] = agents[i].position;
+            self.cursor[n + b] += 1;
+        }
+        if self.visited.len() != buckets || self.stamp == u32::MAX {
+            self.visited.clear();
+            self.visited.resize(buckets, 0);
+            self.stamp = 0;
+        }
+    }
+
+    /// Calls `f(agent, position)` for every agent hashed into the 27 cells around `p`'s cell
+    /// (each bucket once, so each agent once).
+    fn near(&mut self, p: Vec3, mut f: impl FnMut(usize, Vec3)) {
+        let mask = self.bucket_start.len() as u32 - 2;
+        let c = cell(p, self.inv);
+        self.stamp += 1;
+        for k in 0..27 {
+            let b = bucket(c + IVec3::new(k % 3 - 1, (k / 3) % 3 - 1, k / 9 - 1), mask) as usize;
+            if self.visited[b] == self.stamp {
+                continue;
+            }
+            self.visited[b] = self.stamp;
+            for slot in self.bucket_start[b] as usize..self.bucket_start[b + 1] as usize {
+                f(self.order[slot] as usize, self.sorted[slot]);
+            }
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        (self.bucket_start.capacity() + self.order.capacity() + self.cursor.capacity() + self.visited.capacity()) * 4
+            + self.sorted.capacity() * 12
+    }
 }
 
 /// Cell of a point in the hash grid.
 #[inline]
 fn cell(p: Vec3, inv: f32) -> IVec3 {
     (p * inv).floor().as_ivec3()
-}
-
-/// Calls `f` with every agent index hashed into the 27 cells around cell `c` (each bucket once,
-/// so each agent once), given the grid's `bucket_start` and `order`.
-fn grid_near(bucket_start: &[u32], order: &[u32], c: IVec3, mut f: impl FnMut(usize)) {
-    let mask = bucket_start.len() as u32 - 2;
-    let mut seen = [u32::MAX; 27];
-    for k in 0..27 {
-        let b = bucket(c + IVec3::new(k % 3 - 1, (k / 3) % 3 - 1, k / 9 - 1), mask);
-        if seen[..k as usize].contains(&b) {
-            continue;
-        }
-        seen[k as usize] = b;
-        let (lo, hi) = (bucket_start[b as usize], bucket_start[b as usize + 1]);
-        for &j in &order[lo as usize..hi as usize] {
-            f(j as usize);
-        }
-    }
 }
 
 #[inline]
@@ -255,7 +317,9 @@ impl Avoidance {
                 return Err(AvoidanceError::InvalidObstacle { index });
             }
         }
-        self.build_grid(agents, config.neighbor_distance);
+        self.grid.build(agents, config.neighbor_distance);
+        self.pair_start.clear();
+        self.pairs.clear();
         self.velocities.clear();
         for i in 0..agents.len() {
             let v = self.new_velocity(world, agents, obstacles, i, dt, config);
@@ -266,23 +330,18 @@ impl Avoidance {
             a.position = p;
             a.velocity = v;
         }
+        self.pair_start.push(self.pairs.len() as u32);
         for _ in 0..config.separation_passes {
-            if !self.separate(world, agents, obstacles, config) {
+            if !self.separate(world, agents, obstacles) {
                 break;
             }
         }
         Ok(())
     }
 
-    /// One pass of overlap removal; returns whether any agent overlapped.
-    fn separate(
-        &mut self,
-        world: &VoxelWorld,
-        agents: &mut [CrowdAgent],
-        obstacles: &[MovingObstacle],
-        config: &AvoidanceConfig,
-    ) -> bool {
-        let inv = 1.0 / config.neighbor_distance;
+    /// One pass of overlap removal over the pairs found at the step's start; returns whether
+    /// any agent overlapped.
+    fn separate(&mut self, world: &VoxelWorld, agents: &mut [CrowdAgent], obstacles: &[MovingObstacle]) -> bool {
         self.velocities.clear();
         let mut any = false;
         for (i, me) in agents.iter().enumerate() {
@@ -297,11 +356,10 @@ impl Avoidance {
                     push += dir.normalize_or(Vec3::X) * (overlap * share + 1e-4);
                 }
             };
-            grid_near(&self.bucket_start, &self.order, cell(me.position, inv), |j| {
-                if j != i {
-                    away(agents[j].position, agents[j].radius, 0.5, j);
-                }
-            });
+            for &j in &self.pairs[self.pair_start[i] as usize..self.pair_start[i + 1] as usize] {
+                let o = &agents[j as usize];
+                away(o.position, o.radius, 0.5, j as usize);
+            }
             for (k, o) in obstacles.iter().enumerate() {
                 away(o.position, o.radius, 1.0, usize::MAX - k);
             }
@@ -321,40 +379,11 @@ impl Avoidance {
     /// Bytes of heap the reused buffers hold.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        (self.bucket_start.capacity() + self.order.capacity() + self.bucket_of.capacity()) * 4
+        self.grid.heap_bytes()
+            + (self.pair_start.capacity() + self.pairs.capacity()) * 4
             + self.near.capacity() * 8
             + (self.planes.capacity() + self.scratch.capacity()) * std::mem::size_of::<Plane>()
             + self.velocities.capacity() * 12
-    }
-
-    /// Counting sort of the agents into hash buckets of cells `cell_size` wide.
-    fn build_grid(&mut self, agents: &[CrowdAgent], cell_size: f32) {
-        let buckets = (agents.len() * 2).next_power_of_two().max(16);
-        let mask = buckets as u32 - 1;
-        let inv = 1.0 / cell_size;
-        self.bucket_start.clear();
-        self.bucket_start.resize(buckets + 1, 0);
-        self.bucket_of.clear();
-        for a in agents {
-            let b = bucket(cell(a.position, inv), mask);
-            self.bucket_of.push(b);
-            self.bucket_start[b as usize + 1] += 1;
-        }
-        for b in 0..buckets {
-            self.bucket_start[b + 1] += self.bucket_start[b];
-        }
-        self.order.clear();
-        self.order.resize(agents.len(), 0);
-        // Fill each bucket in agent order: a cursor per bucket (reusing `near` would alias).
-        let mut cursor = std::mem::take(&mut self.near);
-        cursor.clear();
-        cursor.extend(self.bucket_start[..buckets].iter().map(|&s| (0.0, s)));
-        for (i, &b) in self.bucket_of.iter().enumerate() {
-            let slot = &mut cursor[b as usize].1;
-            self.order[*slot as usize] = i as u32;
-            *slot += 1;
-        }
-        self.near = cursor;
     }
 
     /// The ORCA velocity of agent `i`.
@@ -368,18 +397,19 @@ impl Avoidance {
         config: &AvoidanceConfig,
     ) -> Vec3 {
         let me = agents[i];
-        let inv = 1.0 / config.neighbor_distance;
         let range_sq = config.neighbor_distance * config.neighbor_distance;
-        // Neighbours: the agents hashed into the 27 cells around.
-        let mut near = std::mem::take(&mut self.near);
+        // Neighbours: the agents hashed into the 27 cells around, within range; all of them
+        // are kept for the overlap removal, the nearest for ORCA.
+        self.pair_start.push(self.pairs.len() as u32);
+        let (near, pairs) = (&mut self.near, &mut self.pairs);
         near.clear();
-        grid_near(&self.bucket_start, &self.order, cell(me.position, inv), |j| {
-            let d = agents[j].position.distance_squared(me.position);
+        self.grid.near(me.position, |j, p| {
+            let d = p.distance_squared(me.position);
             if j != i && d < range_sq {
                 near.push((d, j as u32));
+                pairs.push(j as u32);
             }
         });
-        self.near = near;
         let by_distance = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
         if self.near.len() > config.max_neighbors {
             if config.max_neighbors > 0 {
