@@ -223,11 +223,11 @@ impl HashGrid {
         self.sorted.resize(agents.len(), Vec3::ZERO);
         let n = agents.len();
         self.cursor.extend_from_slice(&self.bucket_start[..buckets]);
-        for i in 0..n {
+        for (i, a) in agents.iter().enumerate() {
             let b = self.cursor[i] as usize;
             let slot = self.cursor[n + b] as usize;
             self.order[slot] = i as u32;
-            self.sorted[slot] = agents[i].position;
+            self.sorted[slot] = a.position;
             self.cursor[n + b] += 1;
         }
         if self.visited.len() != buckets || self.stamp == u32::MAX {
