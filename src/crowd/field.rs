@@ -142,6 +142,8 @@ pub struct GoalField {
     target: (IVec3, IVec3),
     settled: usize,
     max_bytes: usize,
+    /// The cost of each move at weight 100.
+    move_cost: [u64; MOVES],
     /// Reused buffer for re-aiming the open list.
     spare: Vec<(u64, u32)>,
 }
@@ -185,6 +187,7 @@ impl GoalField {
             target: (goal, goal),
             settled: 0,
             max_bytes: Self::DEFAULT_MAX_BYTES,
+            move_cost: std::array::from_fn(|m| config.costs.cost(axes(m))),
             spare: Vec::new(),
         };
         field.nodes.reset(world.dims());
@@ -416,7 +419,8 @@ impl GoalField {
                 let m = preds.trailing_zeros() as usize;
                 preds &= preds - 1;
                 let p = u + OFFSETS[m];
-                let cost = self.config.costs.cost(axes(m)) * weight / 100;
+                let base = self.move_cost[m];
+                let cost = if weight == 100 { base } else { base * weight / 100 };
                 let ps = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(p) };
                 let info = self.nodes.info[ps];
                 if info & CLOSED != 0 {
