@@ -92,9 +92,9 @@ pub struct AvoidanceConfig {
     pub max_neighbors: usize,
     /// Passes of overlap removal after each move (as Detour's crowd): agents whose spheres
     /// still overlap (ORCA can fail in a jam, where walls and neighbours leave no room) are
-    /// pushed apart, each by half the overlap, never into a forbidden voxel. Pairs are those
-    /// within `neighbor_distance` at the start of the step (keep it above twice the radius
-    /// plus twice a step's travel). Default 4.
+    /// pushed apart, each by half the overlap, never into a forbidden voxel, until none
+    /// overlap or the passes run out. Pairs are those within `neighbor_distance` at the start
+    /// of the step (keep it above twice the radius plus twice a step's travel). Default 16.
     pub separation_passes: usize,
 }
 
@@ -105,7 +105,7 @@ impl Default for AvoidanceConfig {
             obstacle_time_horizon: 2.0,
             neighbor_distance: 2.0,
             max_neighbors: 10,
-            separation_passes: 4,
+            separation_passes: 16,
         }
     }
 }
