@@ -26,6 +26,7 @@
 
 mod agent;
 mod build;
+mod crowd;
 mod error;
 mod grid;
 mod io;
@@ -41,6 +42,8 @@ mod trajectory;
 pub use agent::Agent;
 pub use build::level::{BuildStats, LevelBuild, LevelConfig, build_level};
 pub use build::mesh::{LevelMesh, TriangleMesh, matches_pattern};
+pub use crowd::avoidance::{Avoidance, AvoidanceConfig, AvoidanceError, CrowdAgent, MovingObstacle};
+pub use crowd::field::{FieldError, GoalField};
 pub use error::{BuildError, LoadError, MeshError, PathError, WorldError};
 pub use grid::components::Components;
 pub use grid::world::VoxelWorld;

@@ -105,7 +105,7 @@ fn every_level_connects_its_start_and_goal_from_the_seed() {
         );
         let (start, goal) = (world.voxel_at(level.start), world.voxel_at(level.goal));
         assert!(!world.is_blocked(start) && !world.is_blocked(goal), "{}", level.name);
-        let islands = Components::new(world, Media::ANY);
+        let islands = Components::new(world, Media::ANY).unwrap();
         assert_eq!(islands.connected(world, start, goal), Some(true), "{}", level.name);
         assert_eq!(islands.connected(world, start, world.voxel_at(level.seed)), Some(true), "{}", level.name);
         assert_eq!(stats.water_voxels > 0, level.water, "{}", level.name);

@@ -148,7 +148,7 @@ fn hollow_solids_are_filled_and_the_outside_of_a_closed_room_is_sealed() {
     assert_eq!(at(3.5, 1.5, 3.5), Voxel::Water);
     assert_eq!(at(3.5, 4.5, 3.5), Voxel::Air);
     // The free space inside is exactly the room minus walls, pillar: one component.
-    let islands = Components::new(w, Media::ANY);
+    let islands = Components::new(w, Media::ANY).unwrap();
     assert_eq!(islands.count(), 1);
     // Voxels: room 0..20 blocks layers -1 and 0 .. 19 and 20 on each axis: inside 1..=18.
     let inside = 18 * 18 * 18 - 18 * 4 * 4; // the pillar (8.2..11.8) blocks columns 8..=11

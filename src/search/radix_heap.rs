@@ -99,6 +99,15 @@ impl RadixHeap {
         Some(())
     }
 
+    /// Moves every entry, in no particular order, to `out`, leaving the heap empty (as
+    /// [`clear`](Self::clear)).
+    pub(crate) fn drain_into(&mut self, out: &mut Vec<Entry>) {
+        for b in &mut self.buckets {
+            out.append(b);
+        }
+        self.clear();
+    }
+
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         let entries: usize = self.buckets.iter().map(Vec::capacity).sum::<usize>() + self.spare.capacity();
