@@ -60,6 +60,18 @@ impl CostModel {
         Ok(())
     }
 
+    /// Whether jump point search is exact under these costs: every inequality of
+    /// [`validate`](Self::validate) strict (`face < edge < corner`, `edge < 2 face`,
+    /// `corner < face + edge`, `corner + face < 2 edge`). Where two move sequences tie, the
+    /// canonical order that jump point search prunes by no longer holds, so
+    /// [`Algorithm::Jps`] runs exact A* instead under such costs. [`CostModel::GAME`] and
+    /// [`CostModel::PRECISE`] are strict.
+    #[must_use]
+    pub fn jump_exact(&self) -> bool {
+        let Self { face, edge, corner } = *self;
+        face < edge && edge < corner && edge < 2 * face && corner < face + edge && corner + face < 2 * edge
+    }
+
     /// Cost of a move changing `axes` axes (1, 2 or 3).
     #[must_use]
     #[inline]
@@ -93,7 +105,7 @@ pub enum DiagonalRule {
     Unchecked,
 }
 
-/// Which search a query runs. See the README's benchmark table for what each costs.
+/// Which search a query runs (docs/search.md has what each costs on the Warframe benchmark).
 ///
 /// # Examples
 /// ```
@@ -127,15 +139,14 @@ pub enum Algorithm {
     /// path is found first: A* is slow when the obstacle that fools its estimate lies near the goal,
     /// and from the other end that obstacle comes first. [`SearchStats::expanded`] (and
     /// [`SearchConfig::max_expansions`]) count both searches, and a race may hold up to twice
-    /// the memory of one search. On every 500th Warframe problem this was 23-25x faster than
-    /// [`Algorithm::AStar`] in total and 94-127x at the 99th percentile (see the README). The race
+    /// the memory of one search (docs/search.md has its measurements). The race
     /// needs moves that are the same both ways: under [`DiagonalRule::Faces`], with media
     /// weights above 100 in a world that has water, or with [`Heuristic::Manhattan`], only the
-    /// search from the start runs. Its first query in a process also builds shared tables
-    /// (about 0.35 ms).
+    /// search from the start runs. Its first query in a process also builds shared tables.
     ///
-    /// It needs uniform move costs: with media weights above 100 in a world that has water, the
-    /// query runs [`Algorithm::AStar`] instead.
+    /// It needs uniform move costs and a cost model without ties ([`CostModel::jump_exact`]):
+    /// otherwise (media weights above 100 in a world that has water, or tied costs) the query
+    /// runs exact A* instead.
     ///
     /// [`SearchStats::expanded`]: crate::SearchStats::expanded
     /// [`Heuristic::Manhattan`]: crate::Heuristic::Manhattan
@@ -143,8 +154,8 @@ pub enum Algorithm {
     /// Weighted A* for a frame budget: the open list is ordered by `g + h * percent / 100`, so
     /// the path costs at most `percent / 100` times the optimum (with an admissible heuristic),
     /// and the search dives toward the goal instead of proving optimality. `percent` below 100
-    /// counts as 100 (exact). [`Algorithm::BUDGET`] is the recommended setting. (Weighted jump
-    /// point search was measured slower at the same weight, so jumping is not used here.)
+    /// counts as 100 (exact). [`Algorithm::BUDGET`] is the recommended setting. (Jumping is not
+    /// used here: weighted jump point search was slower at the same weight.)
     Weighted {
         /// The weight on the heuristic, in percent (105 = 1.05: at most 5 % longer than optimal).
         percent: u32,
@@ -165,8 +176,8 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// The recommended setting for a per-frame budget: [`Algorithm::Budget`] starting at weight
-    /// 1.10 with phases of 30,000 expansions. See the README for its measured time and excess on
-    /// the Warframe benchmark.
+    /// 1.10 with phases of 30,000 expansions (docs/search.md has its measured time and excess on
+    /// the Warframe benchmark).
     pub const BUDGET: Algorithm = Algorithm::Budget { percent: 110, phase_expansions: 30_000 };
 
     /// The weight after `percent` in [`Algorithm::Budget`]'s schedule (the excess doubled), and

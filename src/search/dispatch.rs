@@ -7,8 +7,8 @@
 //! path is optimal. Why: A* (and JPS) must expand every voxel whose `f` is below the optimum,
 //! and when the obstacle that makes the octile estimate too low lies near the goal, that is
 //! nearly every voxel between the two ends; searched from the other end the same error lies at
-//! the start, is paid once, and the rest dives straight through. On the Warframe sample the hard direction was the forward one about as often as
-//! the backward one (measured: A5 #1000 took 459 ms forward and 0.29 ms backward). The race
+//! the start, is paid once, and the rest dives straight through. On the Warframe maps the hard
+//! direction is the forward one about as often as the backward one (docs/search.md). The race
 //! needs moves that can be walked both ways at the same cost: the strict and unchecked
 //! diagonal rules (under `Faces` a corner move can be one-way), media without prices, and an
 //! admissible heuristic; otherwise the forward search runs alone.
@@ -43,8 +43,8 @@ enum Phase {
 /// alone before the race begins: most queries end within it and pay nothing for the race.
 const LEAD: u64 = 16_384;
 /// Work one side of a race does before the other takes its turn. Turns are measured in work,
-/// not expansions: one expansion may sweep thousands of voxels (measured on every 500th
-/// Warframe problem: 0.70 s in all against 0.86-0.96 s for turns of 16-64 expansions).
+/// not expansions: one expansion may sweep thousands of voxels (docs/search.md compares the
+/// two).
 const TURN: u64 = 4096;
 
 /// The extra search state a [`Pathfinder`](crate::Pathfinder) carries.
@@ -112,7 +112,7 @@ impl Dispatch {
     fn start_phase(&mut self, world: &VoxelWorld, weight: u32) {
         self.weight = weight.max(100);
         // Weighted A*: measured faster than weighted jump point search on the benchmark.
-        let jump = self.config.algorithm == Algorithm::Jps;
+        let jump = self.config.algorithm == Algorithm::Jps && self.config.costs.jump_exact();
         let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
         let config = SearchConfig { max_expansions: left, ..self.config };
         self.racing = jump && self.weight == 100 && self.phase == Phase::Main && reversible(&config, world);

@@ -14,7 +14,7 @@ pub enum Heuristic {
     Octile,
     /// 3D Manhattan distance `face * (|dx| + |dy| + |dz|)`, the heuristic of the original
     /// design. It overestimates whenever diagonals help, so it expands fewer nodes but may
-    /// return longer paths (see the README for the measured difference).
+    /// return longer paths (docs/search.md has the measured difference).
     Manhattan,
     /// Zero: Dijkstra's algorithm. Optimal, and slow.
     Zero,
