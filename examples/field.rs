@@ -25,7 +25,7 @@ mod squad;
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut map, mut agents, mut spread) = ("Complex".to_string(), 1000usize, "map".to_string());
-    let mut max_mb = GoalField::DEFAULT_MAX_BYTES >> 20;
+    let mut max_mb = voxnav::Limits::DEFAULT.max_search_bytes >> 20;
     let mut dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/warframe");
     while let Some(a) = args.next() {
         match a.as_str() {

@@ -212,7 +212,7 @@ pub enum BuildError {
     /// A configured origin or seed point is NaN or infinite.
     #[error("origin and seeds must be finite")]
     NonFinite,
-    /// The grid would need more working memory than [`LevelConfig::max_bytes`](crate::LevelConfig::max_bytes).
+    /// The grid would need more working memory than the working-memory limit of [`LevelConfig::limits`](crate::LevelConfig::limits).
     #[error("building needs {bytes} bytes of working memory, more than the limit of {limit}")]
     TooLarge {
         /// Bytes the build would allocate.

@@ -12,6 +12,7 @@ use super::rasterise::rasterise;
 use super::water::fill_water;
 use crate::error::BuildError;
 use crate::grid::world::VoxelWorld;
+use crate::limits::Limits;
 use crate::medium::Voxel;
 
 /// How to build a level: voxel size, grid placement, seeds, threads, memory limit.
@@ -38,15 +39,22 @@ pub struct LevelConfig {
     pub fill_interiors: bool,
     /// Threads for rasterising (feature `parallel`): 0 for rayon's current pool.
     pub threads: usize,
-    /// Most bytes of working memory the build may allocate (three bits per voxel of the grid,
-    /// the mesh's vertices and triangle corners in `f64`, and the world's chunk tables),
-    /// checked before allocating.
-    pub max_bytes: u64,
+    /// Memory limits: the build's working memory (three bits per voxel of the grid, the mesh's
+    /// vertices and triangle corners in `f64`, and the world's chunk tables) is checked against
+    /// `max_world_bytes` before allocating, and the world it makes carries these limits.
+    pub limits: Limits,
 }
 
 impl Default for LevelConfig {
     fn default() -> Self {
-        Self { voxel_size: 0.5, origin: None, seeds: Vec::new(), fill_interiors: true, threads: 0, max_bytes: 1 << 30 }
+        Self {
+            voxel_size: 0.5,
+            origin: None,
+            seeds: Vec::new(),
+            fill_interiors: true,
+            threads: 0,
+            limits: Limits::DEFAULT,
+        }
     }
 }
 
@@ -151,7 +159,7 @@ pub(crate) fn level_grid(mesh: &LevelMesh, config: &LevelConfig) -> Result<Grid,
 ///
 /// # Errors
 /// [`BuildError::InvalidMesh`], [`BuildError::EmptyMesh`], [`BuildError::InvalidVoxelSize`], [`BuildError::NonFinite`]
-/// for a bad origin or seed, [`BuildError::TooLarge`] past [`LevelConfig::max_bytes`],
+/// for a bad origin or seed, [`BuildError::TooLarge`] past the working-memory limit of [`LevelConfig::limits`],
 /// [`BuildError::World`] for a grid too large for a [`VoxelWorld`],
 /// [`BuildError::SeedOutside`] / [`BuildError::SeedBlocked`], [`BuildError::Threads`].
 pub fn build_level(mesh: &LevelMesh, config: &LevelConfig) -> Result<LevelBuild, BuildError> {
@@ -169,10 +177,11 @@ pub fn build_level(mesh: &LevelMesh, config: &LevelConfig) -> Result<LevelBuild,
         .saturating_add(mesh.solid.positions.len().max(mesh.water.positions.len()) as u64 * 24)
         .saturating_add(mesh.solid.triangles.len() as u64 * 72)
         .saturating_add(chunks.x.saturating_mul(chunks.y).saturating_mul(chunks.z).saturating_mul(16));
-    if bytes > config.max_bytes {
-        return Err(BuildError::TooLarge { bytes, limit: config.max_bytes });
+    let limit = config.limits.max_world_bytes as u64;
+    if bytes > limit {
+        return Err(BuildError::TooLarge { bytes, limit });
     }
-    let world = VoxelWorld::new(grid.origin.as_vec3(), config.voxel_size, grid.dims.as_uvec3())?;
+    let world = VoxelWorld::with_limits(grid.origin.as_vec3(), config.voxel_size, grid.dims.as_uvec3(), config.limits)?;
     let seeds = config
         .seeds
         .iter()

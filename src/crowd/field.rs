@@ -105,8 +105,8 @@ fn estimate(config: &SearchConfig, (lo, hi): (IVec3, IVec3), v: IVec3) -> u64 {
 /// # Memory
 /// Field state is paged by 16^3 chunk (about 36 KiB per chunk the search touches) plus 8 bytes
 /// per world chunk and the open list. Before it touches a new chunk the field checks its
-/// memory against its limit ([`GoalField::DEFAULT_MAX_BYTES`] unless set with
-/// [`with_max_bytes`](Self::with_max_bytes)) and stops with [`FieldError::MemoryLimit`] instead
+/// memory against its limit (the world's [`Limits::max_search_bytes`](crate::Limits) unless set
+/// with [`with_max_bytes`](Self::with_max_bytes)) and stops with [`FieldError::MemoryLimit`] instead
 /// (the open list may pass the limit by its last growth).
 ///
 /// # Examples
@@ -149,20 +149,17 @@ pub struct GoalField {
 }
 
 impl GoalField {
-    /// The default memory limit: 512 MiB.
-    pub const DEFAULT_MAX_BYTES: usize = 512 << 20;
-
     /// A field toward `goal` in `world`, under `config`'s costs, diagonal rule and media. It
     /// holds the goal only; [`grow_to`](Self::grow_to) and [`path_from`](Self::path_from) grow it.
     ///
     /// # Errors
     /// [`FieldError::InvalidCosts`], [`FieldError::GoalOutOfBounds`],
     /// [`FieldError::GoalBlocked`], and [`FieldError::MemoryLimit`] if the world's page table
-    /// alone passes [`DEFAULT_MAX_BYTES`](Self::DEFAULT_MAX_BYTES).
+    /// alone passes the world's [`Limits::max_search_bytes`](crate::Limits).
     pub fn new(world: &VoxelWorld, goal: IVec3, config: &SearchConfig) -> Result<Self, FieldError> {
-        config.costs.validate().map_err(|e| match e {
-            crate::PathError::InvalidCosts(why) => FieldError::InvalidCosts(why),
-            _ => FieldError::InvalidCosts("invalid"),
+        config.validate().and_then(|()| config.check_costs_fit(world)).map_err(|e| match e {
+            crate::PathError::InvalidCosts(why) | crate::PathError::InvalidConfig(why) => FieldError::InvalidCosts(why),
+            _ => FieldError::InvalidCosts("invalid search configuration"),
         })?;
         let pass = Pass::new(&config.media);
         if !world.contains(goal) {
@@ -173,8 +170,9 @@ impl GoalField {
         }
         let chunks = world.dims().as_u64vec3().map(|d| d.div_ceil(16));
         let table_bytes = chunks.x * chunks.y * chunks.z * 8;
-        if table_bytes + PAGE_BYTES as u64 > Self::DEFAULT_MAX_BYTES as u64 {
-            return Err(FieldError::MemoryLimit { limit: Self::DEFAULT_MAX_BYTES });
+        let max_bytes = world.limits().max_search_bytes;
+        if table_bytes + PAGE_BYTES as u64 > max_bytes as u64 {
+            return Err(FieldError::MemoryLimit { limit: max_bytes });
         }
         let mut field = Self {
             goal,
@@ -186,7 +184,7 @@ impl GoalField {
             open: RadixHeap::default(),
             target: (goal, goal),
             settled: 0,
-            max_bytes: Self::DEFAULT_MAX_BYTES,
+            max_bytes,
             move_cost: std::array::from_fn(|m| config.costs.cost(axes(m))),
             spare: Vec::new(),
         };
