@@ -291,6 +291,22 @@ fn jps_matches_astar_on_the_reported_faces_case() {
 // --- media ---------------------------------------------------------------------------------
 
 #[test]
+fn the_price_of_air_does_not_depend_on_water_elsewhere() {
+    let dry = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(12, 4, 4)).unwrap();
+    let mut wet = dry.clone();
+    wet.set(IVec3::new(11, 3, 3), Voxel::Water).unwrap();
+    let config = SearchConfig { media: Media { air: Some(300), water: Some(100) }, ..Default::default() };
+    let mut finder = Pathfinder::new();
+    let (s, g) = (IVec3::ZERO, IVec3::new(3, 0, 0));
+    for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
+        let config = SearchConfig { algorithm, ..config };
+        let a = finder.find_voxel_path(&dry, s, g, &config).unwrap();
+        let b = finder.find_voxel_path(&wet, s, g, &config).unwrap();
+        assert_eq!((a.cost, b.cost), (90, 90), "{algorithm:?}");
+    }
+}
+
+#[test]
 fn the_price_of_air_does_not_depend_on_past_water() {
     let dry = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(12, 4, 4)).unwrap();
     let mut was_wet = dry.clone();

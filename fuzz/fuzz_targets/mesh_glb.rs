@@ -9,7 +9,11 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(mesh) = LevelMesh::from_glb_bytes(data, "water") {
         assert!(mesh.solid.validate().is_ok() && mesh.water.validate().is_ok());
         // A small memory limit keeps huge boxes from being built.
-        let config = LevelConfig { voxel_size: 0.5, limits: voxnav::Limits { max_world_bytes: 1 << 24, ..voxnav::Limits::DEFAULT }, ..Default::default() };
+        let config = LevelConfig {
+            voxel_size: 0.5,
+            limits: voxnav::Limits { max_world_bytes: 1 << 24, ..voxnav::Limits::DEFAULT },
+            ..Default::default()
+        };
         let _ = build_level(&mesh, &config);
     }
 });

@@ -659,6 +659,9 @@ impl Pathfinder {
         goal: IVec3,
         config: &SearchConfig,
     ) -> Result<(), PathError> {
+        // A bad configuration is an error even where the labels alone could answer.
+        config.validate()?;
+        config.check_costs_fit(world)?;
         if components.applies_to(world, config)
             && let (Some(a), Some(b)) = (components.label(world, start), components.label(world, goal))
             && a != b

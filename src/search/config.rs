@@ -321,10 +321,11 @@ impl SearchConfig {
         Ok(())
     }
 
-    /// Whether moves in `world` cost more by the medium they enter: a medium priced above 100,
-    /// in a world with water (in a dry world every move enters air, so prices change nothing).
+    /// Whether moves in `world` cost more by the medium they enter: air priced above 100, or
+    /// water priced above 100 in a world with water (a price only counts where a move can enter
+    /// that medium, so the cost of a path never depends on water elsewhere).
     pub(crate) fn priced_media(&self, world: &crate::VoxelWorld) -> bool {
-        [self.media.air, self.media.water].iter().any(|w| w.is_some_and(|w| w > 100)) && world.has_water()
+        self.media.air.is_some_and(|w| w > 100) || (self.media.water.is_some_and(|w| w > 100) && world.has_water())
     }
 
     /// The cost of a move of base cost `base` into voxel `to`, priced by its medium (for

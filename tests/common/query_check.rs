@@ -1,0 +1,272 @@
+//! One checked query, decoded from bytes: shared by the `query` fuzz target and the stable
+//! property test (`tests/properties.rs`). Every input must give a typed answer, never a panic,
+//! and the answer must agree with a plain Dijkstra oracle.
+//!
+//! The bytes choose a small seeded world (at most 12^3, solid, water and air), endpoints (some
+//! outside the world), a cost model (some invalid), a diagonal rule, an algorithm, a fallback,
+//! media with prices (some absurd), an expansion cap, optional connectivity labels, and a way to
+//! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
+//! or through a `PathQueue`.
+
+use glam::{IVec3, UVec3};
+use voxnav::prelude::*;
+use voxnav::{PathQueue, PathRequest, SearchStep};
+
+use super::{check_steps, distances, index, rng, walled_world};
+
+/// Reads bytes as numbers, then zeros once they run out.
+pub struct Bytes<'a>(pub &'a [u8]);
+
+impl Bytes<'_> {
+    /// The next byte (0 past the end).
+    pub fn byte(&mut self) -> u8 {
+        let (&b, rest) = self.0.split_first().unwrap_or((&0, &[]));
+        self.0 = rest;
+        b
+    }
+    /// A number below `n` (`n > 0`).
+    pub fn below(&mut self, n: u32) -> u32 {
+        let v = u32::from_le_bytes([self.byte(), self.byte(), 0, 0]);
+        v % n
+    }
+    /// A full `u32`.
+    pub fn u32(&mut self) -> u32 {
+        u32::from_le_bytes([self.byte(), self.byte(), self.byte(), self.byte()])
+    }
+}
+
+/// How the query is run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Run {
+    Once,
+    Sliced(usize),
+    Edited(usize),
+    Replaced(usize),
+    Queue(usize),
+}
+
+/// What one check did, for counting in tests.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Outcome {
+    /// A path was returned and checked against the oracle.
+    pub paths: usize,
+    /// A typed error was returned and checked.
+    pub errors: usize,
+    /// The search noticed an edit or a replaced world.
+    pub world_changed: usize,
+}
+
+/// Decodes a query from `data`, runs it and checks the answer; panics on any disagreement.
+pub fn check_query(data: &[u8]) -> Outcome {
+    let mut b = Bytes(data);
+    let seed = u64::from(b.u32()) << 32 | u64::from(b.u32());
+    let dims = UVec3::new(2 + b.below(11), 2 + b.below(11), 2 + b.below(11));
+    let solid = b.below(40);
+    let water = b.below(50);
+    let world = walled_world(&mut rng(seed), dims, solid, water);
+    let d = dims.as_ivec3();
+    // Mostly inside the world; one in sixteen may fall just outside.
+    let point = |b: &mut Bytes| {
+        let out = i32::from(b.byte() % 16 == 15);
+        // Inside the outer shell where there is room (walled worlds are solid there).
+        let mut axis = |n: i32| if n > 2 { 1 + b.below(n as u32 - 2) as i32 } else { b.below(n as u32) as i32 };
+        let p = IVec3::new(axis(d.x), axis(d.y), axis(d.z));
+        p + IVec3::new(out * d.x, 0, 0) - IVec3::splat(out * i32::from(b.byte() % 2 == 0))
+    };
+    let (start, goal) = (point(&mut b), point(&mut b));
+    let costs = match b.below(20) {
+        0..=9 => CostModel::GAME,
+        10..=14 => CostModel::PRECISE,
+        15..=18 => {
+            // Valid by construction, ties included (they exercise jump point search's fallback).
+            let face = 1 + u64::from(b.below(20));
+            let edge = face + u64::from(b.below(face as u32 + 1));
+            let top = (face + edge).min(2 * edge - face);
+            CostModel { face, edge, corner: edge + u64::from(b.below((top - edge) as u32 + 1)) }
+        }
+        _ => {
+            CostModel { face: u64::from(b.u32()), edge: u64::from(b.u32()), corner: u64::from(b.u32()) << b.below(24) }
+        }
+    };
+    let diagonal = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][b.below(3) as usize];
+    let algorithm = match b.below(5) {
+        0 | 1 => Algorithm::AStar,
+        2 => Algorithm::Jps,
+        3 => Algorithm::Weighted { percent: if b.byte() < 8 { b.u32() } else { b.below(1000) } },
+        _ => Algorithm::Budget {
+            percent: if b.byte() < 8 { b.u32() } else { 100 + b.below(200) },
+            phase_expansions: b.below(64),
+        },
+    };
+    let heuristic = if b.byte() < 16 { Heuristic::Zero } else { Heuristic::Octile };
+    let fallback = if b.byte() < 96 { Fallback::Closest } else { Fallback::Fail };
+    let weight = |b: &mut Bytes| match b.below(16) {
+        14 => None,
+        15 => Some(b.u32()),
+        11..=13 => Some(100 + b.below(400)),
+        _ => Some(100),
+    };
+    let media = Media { air: weight(&mut b), water: weight(&mut b) };
+    let max_expansions = (b.byte() > 224).then(|| b.below(300) as usize);
+    let config = SearchConfig { costs, heuristic, diagonal, media, max_expansions, algorithm, fallback };
+    if std::env::var_os("QUERY_CHECK_DEBUG").is_some() {
+        eprintln!("{config:?} dims {dims} solid {solid} water {water} seed {seed}");
+    }
+    let labels = (b.byte() < 80).then(|| Components::with_rule(&world, media, diagonal).unwrap());
+    let slice = 1 + b.below(40) as usize;
+    let run = match b.below(8) {
+        0 | 1 | 2 => Run::Once,
+        3 | 4 => Run::Sliced(slice),
+        5 => Run::Edited(slice),
+        6 => Run::Replaced(slice),
+        _ => Run::Queue(slice),
+    };
+
+    let mut finder = Pathfinder::new();
+    let begin = |finder: &mut Pathfinder| match &labels {
+        Some(c) => finder.begin_with(&world, c, start, goal, &config),
+        None => finder.begin(&world, start, goal, &config),
+    };
+    let mut out = Outcome::default();
+    let result = match run {
+        Run::Once => match &labels {
+            Some(c) => finder.find_voxel_path_with(&world, c, start, goal, &config),
+            None => finder.find_voxel_path(&world, start, goal, &config),
+        },
+        Run::Sliced(n) => begin(&mut finder).and_then(|()| {
+            loop {
+                match finder.advance(&world, n) {
+                    SearchStep::Pending => {}
+                    SearchStep::Found(p) => break Ok(p),
+                    SearchStep::Failed(e) => break Err(e),
+                }
+            }
+        }),
+        Run::Edited(n) | Run::Replaced(n) => {
+            let mut other = world.clone();
+            if matches!(run, Run::Edited(_)) {
+                let v = IVec3::new(b.below(d.x as u32) as i32, b.below(d.y as u32) as i32, b.below(d.z as u32) as i32);
+                other.set(v, Voxel::Solid).unwrap();
+            } else {
+                other = walled_world(&mut rng(seed ^ 1), dims + UVec3::new(0, 1, 0), solid, water);
+            }
+            match begin(&mut finder) {
+                Err(e) => Err(e),
+                Ok(()) => match finder.advance(&world, n) {
+                    SearchStep::Pending => {
+                        // The search saw the first world: a changed one must stop it.
+                        let step = finder.advance(&other, n);
+                        assert_eq!(step, SearchStep::Failed(PathError::WorldChanged), "{config:?}");
+                        out.world_changed += 1;
+                        return out;
+                    }
+                    SearchStep::Found(p) => Ok(p),
+                    SearchStep::Failed(e) => Err(e),
+                },
+            }
+        }
+        Run::Queue(n) => {
+            let mut queue = PathQueue::new();
+            let decoy = queue.push(PathRequest::new(goal, start, config), 0);
+            let ticket = queue.push(PathRequest::new(start, goal, config), 1);
+            if b.byte() < 128 {
+                assert!(queue.cancel(decoy));
+            }
+            let mut result = None;
+            for _ in 0..1_000_000 {
+                for (t, r) in queue.update(&world, labels.as_ref(), n) {
+                    if t == ticket {
+                        result = Some(r);
+                    }
+                }
+                if queue.is_empty() {
+                    break;
+                }
+            }
+            result.expect("the queue finishes every request")
+        }
+    };
+
+    // Errors that do not depend on the search.
+    if config.validate().is_err() {
+        assert!(matches!(result, Err(PathError::InvalidCosts(_) | PathError::InvalidConfig(_))), "{result:?}");
+        out.errors += 1;
+        return out;
+    }
+    // Costs that could overflow in a world this size are refused (SearchConfig::validate's
+    // world-dependent part).
+    let dearest = [media.air, media.water].iter().flatten().map(|&w| u128::from(w.max(100))).max().unwrap_or(100);
+    let voxels = u128::from(dims.x * dims.y * dims.z);
+    if (u128::from(costs.corner) * dearest / 100 + 1) * (voxels + 1) * 11 >= 1u128 << 63 {
+        assert!(matches!(result, Err(PathError::InvalidConfig(_))), "{result:?}");
+        out.errors += 1;
+        return out;
+    }
+    if !world.contains(start) || !world.contains(goal) {
+        assert!(matches!(result, Err(PathError::StartOutOfBounds(_) | PathError::GoalOutOfBounds(_))), "{result:?}");
+        out.errors += 1;
+        return out;
+    }
+    if !media.allows(world.get(start)) || !media.allows(world.get(goal)) {
+        assert!(matches!(result, Err(PathError::StartBlocked(_) | PathError::GoalBlocked(_))), "{result:?}");
+        out.errors += 1;
+        return out;
+    }
+
+    // The oracle.
+    let dist = distances(&world, start, diagonal, &costs, media);
+    let optimum = dist[index(&world, goal)];
+    let target = if optimum.is_some() || fallback == Fallback::Fail {
+        goal
+    } else {
+        // The closest reachable voxel: least octile distance to the goal, then lowest (z, y, x).
+        let mut best: Option<(u64, [i32; 3])> = None;
+        for z in 0..d.z {
+            for y in 0..d.y {
+                for x in 0..d.x {
+                    let v = IVec3::new(x, y, z);
+                    if dist[index(&world, v)].is_some() {
+                        let key = (Heuristic::Octile.estimate(goal - v, &CostModel::PRECISE), [z, y, x]);
+                        if best.is_none_or(|b| key < b) {
+                            best = Some(key);
+                        }
+                    }
+                }
+            }
+        }
+        let [z, y, x] = best.expect("the start is reachable").1;
+        IVec3::new(x, y, z)
+    };
+    let best = dist[index(&world, target)];
+    match result {
+        Ok(path) => {
+            check_steps(&world, &path, start, diagonal, &costs, media);
+            assert_eq!(path.voxels.last(), Some(&target), "{config:?} {start} -> {goal}");
+            let best = best.expect("a found path's end is reachable");
+            // Exact searches: the optimum. Weighted ones: within their bound.
+            let bound = match algorithm {
+                Algorithm::AStar | Algorithm::Jps => 100,
+                Algorithm::Weighted { percent } => percent.max(100),
+                Algorithm::Budget { .. } => path.stats.weight.max(100),
+            };
+            assert!(
+                u128::from(path.cost) * 100 <= u128::from(best) * u128::from(bound),
+                "{config:?} {start} -> {goal}: cost {} vs optimum {best} (bound {bound}%)",
+                path.cost
+            );
+            assert!(path.cost >= best);
+            assert!(path.length.is_finite() && path.length >= 0.0);
+            out.paths += 1;
+        }
+        Err(PathError::Unreachable { .. }) => {
+            assert!(optimum.is_none() && fallback == Fallback::Fail, "{config:?} {start} -> {goal}: {optimum:?}");
+            out.errors += 1;
+        }
+        Err(PathError::BudgetExhausted { .. }) => {
+            assert!(max_expansions.is_some(), "{config:?}");
+            out.errors += 1;
+        }
+        Err(e) => panic!("{config:?} {start} -> {goal}: unexpected {e:?}"),
+    }
+    out
+}

@@ -1,0 +1,87 @@
+//! Property tests on stable (fixed seeds, so a failure replays): the query API against a
+//! Dijkstra oracle over thousands of decoded queries (the same harness as the `query` fuzz
+//! target), and the map and scenario parsers on random and mutated input. Every input gives a
+//! typed answer, never a panic; see docs/robustness.md.
+
+mod common;
+
+use common::query_check::{Outcome, check_query};
+use rand::RngExt;
+use voxnav::{LoadError, Scenario, VoxelWorld, WorldError};
+
+#[test]
+fn thousands_of_decoded_queries_agree_with_the_oracle() {
+    let mut rng = common::rng(0x0F0F_1234);
+    let mut total = Outcome::default();
+    for _ in 0..12_000 {
+        let len = rng.random_range(0..96);
+        let data: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        let o = match std::panic::catch_unwind(|| check_query(&data)) {
+            Ok(o) => o,
+            Err(e) => panic!("query check failed on input {data:?}: {e:?}"),
+        };
+        total.paths += o.paths;
+        total.errors += o.errors;
+        total.world_changed += o.world_changed;
+    }
+    eprintln!("{total:?}");
+    // Each kind of answer must have been exercised, or the test checks nothing.
+    assert!(total.paths > 4000, "{total:?}");
+    assert!(total.errors > 3000, "{total:?}");
+    assert!(total.world_changed > 80, "{total:?}");
+}
+
+/// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.
+#[test]
+fn map_and_scenario_parsers_give_typed_errors_on_mutated_input() {
+    let map = "voxel 20 10 30\n1 2 3\n4 5 6\n19 9 29\n0 0 0\n";
+    let scen = "version 1\nmap.3dmap\n1 2 3 4 5 6 7.5 1.0\n0 0 0 19 9 29 40.25 1.2\n";
+    assert!(VoxelWorld::from_3dmap(map).is_ok());
+    assert!(Scenario::from_3dscen(scen).is_ok());
+    let mut rng = common::rng(77);
+    let (mut ok, mut err) = (0, 0);
+    for i in 0..20_000 {
+        let base = if i % 2 == 0 { map } else { scen };
+        let mut bytes = base.as_bytes().to_vec();
+        match rng.random_range(0..4) {
+            0 => {
+                let at = rng.random_range(0..bytes.len());
+                bytes[at] ^= 1 << rng.random_range(0..8);
+            }
+            1 => bytes.truncate(rng.random_range(0..bytes.len())),
+            2 => {
+                let at = rng.random_range(0..bytes.len());
+                let junk =
+                    ["4294967296", "-1", "99999999999999999999", "1e30", "nan", "\n", " ", "voxel 1048576 65536 1\n"];
+                let j = junk[rng.random_range(0..junk.len())];
+                bytes.splice(at..at, j.bytes());
+            }
+            _ => bytes = (0..rng.random_range(0..64)).map(|_| rng.random()).collect(),
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let r = if i % 2 == 0 {
+            VoxelWorld::from_3dmap(&text).map(|_| ())
+        } else {
+            Scenario::from_3dscen(&text).map(|_| ())
+        };
+        match r {
+            Ok(()) => ok += 1,
+            Err(LoadError::Syntax { .. } | LoadError::OutOfRange { .. } | LoadError::World { .. }) => err += 1,
+            Err(e) => panic!("unexpected error kind for {text:?}: {e:?}"),
+        }
+    }
+    assert!(ok > 1000 && err > 5000, "ok {ok} err {err}");
+}
+
+#[test]
+fn hostile_map_headers_are_refused_by_the_limits() {
+    for header in ["voxel 1048576 1048576 1\n", "voxel 1048576 65536 1\n", "voxel 65536 65536 64\n"] {
+        match VoxelWorld::from_3dmap(header) {
+            Err(LoadError::World {
+                source: WorldError::MemoryLimit { .. } | WorldError::InvalidDimensions { .. },
+                ..
+            }) => {}
+            other => panic!("{header:?}: accepted ({})", other.is_ok()),
+        }
+    }
+}
