@@ -71,7 +71,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
         // Inside the outer shell where there is room (walled worlds are solid there).
         let mut axis = |n: i32| if n > 2 { 1 + b.below(n as u32 - 2) as i32 } else { b.below(n as u32) as i32 };
         let p = IVec3::new(axis(d.x), axis(d.y), axis(d.z));
-        p + IVec3::new(out * d.x, 0, 0) - IVec3::splat(out * i32::from(b.byte() % 2 == 0))
+        p + IVec3::new(out * d.x, 0, 0) - IVec3::splat(out * i32::from(b.byte().is_multiple_of(2)))
     };
     let (start, goal) = (point(&mut b), point(&mut b));
     let costs = match b.below(20) {
@@ -115,8 +115,8 @@ pub fn check_query(data: &[u8]) -> Outcome {
     let labels = (b.byte() < 80).then(|| Components::with_rule(&world, media, diagonal).unwrap());
     let slice = 1 + b.below(40) as usize;
     let run = match b.below(8) {
-        0 | 1 | 2 => Run::Once,
-        3 | 4 => Run::Sliced(slice),
+        0..=2 => Run::Once,
+        3..=4 => Run::Sliced(slice),
         5 => Run::Edited(slice),
         6 => Run::Replaced(slice),
         _ => Run::Queue(slice),
