@@ -111,8 +111,13 @@ impl VoxelWorld {
         self.fill_columns(|x, z| Some((f32::NEG_INFINITY, height(x, z))), voxel)
     }
 
-    /// Sets every voxel whose cell the capsule of `radius` around the segment `a..b` overlaps
-    /// (distance from the segment to the cell below `radius`). Returns how many voxels it set.
+    /// Fills the capsule of `radius` around the segment `a..b`. Returns how many voxels it set.
+    ///
+    /// Solids round outward, carving rounds inward, so that a carved gap is never wider than
+    /// asked and an agent never passes a gap narrower than itself: [`Voxel::Solid`] sets every
+    /// voxel whose cell the capsule overlaps (distance from the segment to the cell below
+    /// `radius`); [`Voxel::Air`] and [`Voxel::Water`] set only the voxels whose cell lies wholly
+    /// inside the capsule.
     ///
     /// With `a == b` this is [`fill_sphere`](Self::fill_sphere). Carve tunnels and caves with
     /// [`Voxel::Air`], build pillars, beams and arches (a chain of capsules) with
@@ -131,8 +136,8 @@ impl VoxelWorld {
     /// // Bore a tunnel of radius 1.2 along x, through the middle.
     /// let a = Vec3::new(-5.0, 5.0, 5.0);
     /// let b = Vec3::new(25.0, 5.0, 5.0);
-    /// let n = world.fill_capsule(a, b, 1.2, Voxel::Air).unwrap();
-    /// assert_eq!(n, 20 * 12); // per slice: the 4 x 4 cells around the axis less 4 corners
+    /// let n = world.fill_capsule(a, b, 1.5, Voxel::Air).unwrap();
+    /// assert_eq!(n, 20 * 4); // per slice: the 2 x 2 cells around the axis, wholly inside
     /// assert_eq!(world.get(IVec3::new(7, 4, 5)), Voxel::Air);
     /// assert!(world.is_blocked(IVec3::new(7, 2, 5)));
     /// ```
@@ -155,7 +160,13 @@ impl VoxelWorld {
                 for x in lo.x..=hi.x + 1 {
                     let inside = x <= hi.x && {
                         let cell = IVec3::new(x, y, z).as_vec3();
-                        segment_cell_distance_squared(a, b, cell) < r * r
+                        if voxel == Voxel::Solid {
+                            segment_cell_distance_squared(a, b, cell) < r * r
+                        } else {
+                            // Carving rounds inward: every corner within the radius (the
+                            // capsule is convex, so then the whole cell is).
+                            CORNERS.iter().all(|&c| segment_point_distance_squared(a, b, cell + c) <= r * r)
+                        }
                     };
                     match (inside, run) {
                         (true, None) => run = Some(x),
@@ -248,6 +259,26 @@ impl VoxelWorld {
 /// Squared distance from the segment `a..b` to the unit cell with min corner `cell` (all in
 /// voxel units): exact, by minimising the piecewise quadratic over the pieces where the
 /// segment's point stays on one side of each slab.
+/// The eight corners of a unit cell, as offsets from its min corner.
+pub(crate) const CORNERS: [Vec3; 8] = [
+    Vec3::new(0.0, 0.0, 0.0),
+    Vec3::new(1.0, 0.0, 0.0),
+    Vec3::new(0.0, 1.0, 0.0),
+    Vec3::new(1.0, 1.0, 0.0),
+    Vec3::new(0.0, 0.0, 1.0),
+    Vec3::new(1.0, 0.0, 1.0),
+    Vec3::new(0.0, 1.0, 1.0),
+    Vec3::new(1.0, 1.0, 1.0),
+];
+
+/// Squared distance from point `p` to the segment `a..b`.
+fn segment_point_distance_squared(a: Vec3, b: Vec3, p: Vec3) -> f32 {
+    let d = b - a;
+    let len2 = d.length_squared();
+    let t = if len2 > 0.0 { ((p - a).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    (a + d * t).distance_squared(p)
+}
+
 fn segment_cell_distance_squared(a: Vec3, b: Vec3, cell: Vec3) -> f32 {
     let (lo, hi) = (cell, cell + 1.0);
     let d = b - a;

@@ -403,25 +403,41 @@ impl VoxelWorld {
         n.x as usize * n.y as usize * n.z as usize
     }
 
-    /// Sets every voxel whose cell overlaps the world-space box `min..max` (conservative: a
-    /// voxel the box enters at all is set; a flat or point box still sets the voxels it lies
-    /// in). Returns how many voxels it set.
+    /// Fills the world-space box `min..max`. Returns how many voxels it set.
+    ///
+    /// Solids round outward, carving rounds inward, so that a carved gap is never wider than
+    /// asked: [`Voxel::Solid`] sets every voxel whose cell the box enters at all (a flat or point
+    /// box still sets the voxels it lies in); [`Voxel::Air`] and [`Voxel::Water`] set only the
+    /// voxels whose cell lies wholly inside the box (none for a box thinner than a voxel).
     ///
     /// # Errors
-    /// [`WorldError::NonFinite`] if a coordinate is NaN or infinite; nothing changes.
+    /// [`WorldError::NonFinite`] if a coordinate is NaN or infinite, [`WorldError::MemoryLimit`]
+    /// as for [`fill_voxels`](Self::fill_voxels); nothing changes.
     pub fn fill_box(&mut self, min: Vec3, max: Vec3, voxel: Voxel) -> Result<usize, WorldError> {
         if !(min.is_finite() && max.is_finite()) {
             return Err(WorldError::NonFinite);
         }
         let (lo, hi) = (min.min(max), min.max(max));
-        let a = ((lo - self.origin) / self.voxel_size).floor();
-        let b = ((hi - self.origin) / self.voxel_size).ceil() - 1.0;
-        let (a, b) = (self.clamp_voxel(a), self.clamp_voxel(b.max(a)));
+        let (lo, hi) = ((lo - self.origin) / self.voxel_size, (hi - self.origin) / self.voxel_size);
+        let (a, b) = if voxel == Voxel::Solid {
+            let a = lo.floor();
+            (a, (hi.ceil() - 1.0).max(a))
+        } else {
+            (lo.ceil(), hi.floor() - 1.0)
+        };
+        if a.cmpgt(b).any() {
+            return Ok(0);
+        }
+        let (a, b) = (self.clamp_voxel(a), self.clamp_voxel(b));
         self.fill_voxels(a, b, voxel)
     }
 
-    /// Sets every voxel whose cell the ball of `radius` around `center` overlaps (distance from
-    /// the centre to the cell below `radius`). Returns how many voxels it set.
+    /// Fills the ball of `radius` around `center`. Returns how many voxels it set.
+    ///
+    /// As for [`fill_box`](Self::fill_box), solids round outward and carving inward:
+    /// [`Voxel::Solid`] sets every voxel whose cell the ball overlaps (distance from the centre
+    /// to the cell below `radius`); [`Voxel::Air`] and [`Voxel::Water`] set only the voxels
+    /// whose cell lies wholly inside the ball.
     ///
     /// # Errors
     /// [`WorldError::NonFinite`] if the centre or radius is not finite, or the radius is
@@ -440,10 +456,16 @@ impl VoxelWorld {
         let mut count = 0;
         for z in lo.z..=hi.z {
             for y in lo.y..=hi.y {
-                // The exact rule, per cell: the closest point of the cell is within the radius.
+                // The exact rule, per cell: solids take a cell whose closest point is within the
+                // radius; carving takes a cell whose farthest corner is.
                 let inside = |x: i32| {
                     let cell = IVec3::new(x, y, z).as_vec3();
-                    c.clamp(cell, cell + 1.0).distance_squared(c) < r * r
+                    if voxel == Voxel::Solid {
+                        c.clamp(cell, cell + 1.0).distance_squared(c) < r * r
+                    } else {
+                        let far = Vec3::select(c.cmplt(cell + 0.5), cell + 1.0, cell);
+                        far.distance_squared(c) <= r * r
+                    }
                 };
                 // The cells inside form one run; estimate its ends (c.x - s - 1 < x < c.x + s),
                 // then settle them with the exact rule.
@@ -731,10 +753,13 @@ mod tests {
     }
 
     #[test]
-    fn fills_are_conservative_and_clipped() {
+    fn solids_round_outward_carving_inward_and_fills_clip() {
         let mut w = VoxelWorld::new(Vec3::splat(-8.0), 0.5, UVec3::splat(32)).unwrap();
         assert_eq!(w.fill_box(Vec3::ZERO, Vec3::ONE, Voxel::Solid).unwrap(), 8);
-        assert_eq!(w.fill_box(Vec3::splat(0.1), Vec3::splat(0.2), Voxel::Water).unwrap(), 1);
+        // Carving (air, water) rounds inward: a box inside one voxel sets none, a box of one
+        // whole voxel sets it.
+        assert_eq!(w.fill_box(Vec3::splat(0.1), Vec3::splat(0.2), Voxel::Water).unwrap(), 0);
+        assert_eq!(w.fill_box(Vec3::ZERO, Vec3::splat(0.5), Voxel::Water).unwrap(), 1);
         assert_eq!(w.get(w.voxel_at(Vec3::splat(0.15))), Voxel::Water);
         assert_eq!(w.fill_box(Vec3::splat(100.0), Vec3::splat(200.0), Voxel::Solid).unwrap(), 0);
         assert_eq!(w.fill_box(Vec3::splat(7.0), Vec3::splat(200.0), Voxel::Solid).unwrap(), 8);
