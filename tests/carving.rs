@@ -65,7 +65,9 @@ fn carved_voxels_lie_wholly_inside_and_solids_cover_the_shape() {
     let dims = UVec3::splat(16);
     let mut carved_total = 0;
     for i in 0..300 {
-        let p = |rng: &mut rand::rngs::StdRng| Vec3::new(rng.random_range(1.0..15.0), rng.random_range(1.0..15.0), rng.random_range(1.0..15.0));
+        let p = |rng: &mut rand::rngs::StdRng| {
+            Vec3::new(rng.random_range(1.0..15.0), rng.random_range(1.0..15.0), rng.random_range(1.0..15.0))
+        };
         let (a, b) = (p(&mut rng), p(&mut rng));
         let r = rng.random_range(0.2..4.0);
         let shape = match i % 3 {

@@ -401,3 +401,19 @@ fn closest_fallback_matches_a_dijkstra_oracle() {
     }
     assert!(unreachable > 20, "only {unreachable} unreachable goals: the oracle barely ran");
 }
+
+// --- found by fuzzing ------------------------------------------------------------------------
+
+/// `mesh_glb` fuzz target: a GLB header declaring a length shorter than the header itself made
+/// the `gltf` crate subtract past zero (a panic in debug builds).
+#[test]
+fn a_glb_header_shorter_than_itself_is_an_error() {
+    let bytes = b"glTF1*\0\0\0\0\0\0\0\0";
+    assert!(matches!(voxnav::LevelMesh::from_glb_bytes(bytes, "water"), Err(voxnav::MeshError::Gltf(_))));
+    for length in [0u32, 11, 13, 1 << 31] {
+        let mut glb = b"glTF".to_vec();
+        glb.extend(2u32.to_le_bytes());
+        glb.extend(length.to_le_bytes());
+        assert!(voxnav::LevelMesh::from_glb_bytes(&glb, "water").is_err(), "{length}");
+    }
+}

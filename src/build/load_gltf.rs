@@ -81,6 +81,7 @@ pub(crate) fn load(bytes: &[u8], dir: Option<&Path>, water: &str) -> Result<Leve
 /// primitive's POSITION accessor without a bounds check (it panics on a bad index), so that
 /// index is checked here first.
 fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<Vec<u8>>), MeshError> {
+    check_glb_header(bytes)?;
     let err = |e: gltf::Error| MeshError::Gltf(e.to_string());
     let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes).map_err(err)?;
     let root = document.into_json();
@@ -95,6 +96,23 @@ fn parse(bytes: &[u8]) -> Result<(gltf::Document, Option<Vec<u8>>), MeshError> {
         return Err(MeshError::Gltf("a primitive attribute names a missing accessor".into()));
     }
     Ok((gltf::Document::from_json(root).map_err(err)?, blob))
+}
+
+/// Checks a GLB container's header before the `gltf` crate reads it: that crate subtracts the
+/// header's size from its declared length unchecked (an overflow panic in debug builds, found
+/// by the `mesh_glb` fuzz target on a 14-byte file). Text glTF (JSON) passes through.
+fn check_glb_header(bytes: &[u8]) -> Result<(), MeshError> {
+    if !bytes.starts_with(b"glTF") {
+        return Ok(());
+    }
+    let word = |at: usize| bytes.get(at..at + 4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize);
+    let (Some(_version), Some(length)) = (word(4), word(8)) else {
+        return Err(MeshError::Gltf("GLB header is truncated".into()));
+    };
+    if !(12..=bytes.len()).contains(&length) {
+        return Err(MeshError::Gltf(format!("GLB header declares {length} bytes, the file has {}", bytes.len())));
+    }
+    Ok(())
 }
 
 /// The data of each buffer: the GLB blob or an external file.
