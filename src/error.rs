@@ -233,3 +233,32 @@ pub enum BuildError {
     #[error("cannot start the thread pool: {0}")]
     Threads(String),
 }
+
+/// Why a trajectory could not be built or sampled. Bad input is always an error, never a panic.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum TrajectoryError {
+    /// A [`FlightProfile`](crate::FlightProfile) field is NaN, infinite or out of its range.
+    #[error("flight profile field {name} is out of range: {value}")]
+    InvalidProfile {
+        /// The field.
+        name: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// A sampling argument (spacing, time step, length, time) is NaN, infinite, or not
+    /// positive where it must be.
+    #[error("{name} must be finite{}, got {value}", if *.positive { " and > 0" } else { "" })]
+    InvalidArgument {
+        /// The argument.
+        name: &'static str,
+        /// The value given.
+        value: f32,
+        /// Whether it had to be positive.
+        positive: bool,
+    },
+    /// The spacing or time step is so small that sampling would return more than 50 million
+    /// samples.
+    #[error("sampling would return {0} samples (more than 50 million)")]
+    TooManySamples(u64),
+}

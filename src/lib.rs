@@ -44,21 +44,21 @@ pub use build::level::{BuildStats, LevelBuild, LevelConfig, build_level};
 pub use build::mesh::{LevelMesh, TriangleMesh, matches_pattern};
 pub use crowd::avoidance::{Avoidance, AvoidanceConfig, AvoidanceError, CrowdAgent, MovingObstacle};
 pub use crowd::field::{FieldError, GoalField};
-pub use error::{BuildError, LoadError, MeshError, PathError, WorldError};
+pub use error::{BuildError, LoadError, MeshError, PathError, TrajectoryError, WorldError};
 pub use grid::components::Components;
 pub use grid::world::VoxelWorld;
 pub use io::movingai::{Problem, Scenario};
 pub use limits::Limits;
 pub use medium::{Media, Voxel};
-pub use search::astar::{Pathfinder, SearchStep};
+pub use search::astar::Pathfinder;
 pub use search::batch::{PathRequest, find_paths, find_paths_sequential};
-pub use search::path::{Path, SearchStats};
+pub use search::path::{Path, SearchStats, SearchStep};
 pub use search::queue::{PathQueue, Ticket};
 pub use search::{Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, SearchConfig};
 // Flight: smoothing, orientation, trajectories.
 pub use orient::{FlightProfile, euler_transform};
 pub use smooth::{SmoothConfig, SmoothError, SmoothPath, segment_clear, smooth_path, smooth_voxels};
-pub use trajectory::{Pose, Trajectory, TrajectoryError};
+pub use trajectory::{Pose, Trajectory};
 
 /// The nalgebra version of the [`Pose`] conversions (feature `nalgebra`, on by default),
 /// re-exported so callers match it.

@@ -5,7 +5,7 @@
 
 use glam::{DQuat, DVec3, Mat4, Vec3};
 
-use crate::trajectory::TrajectoryError;
+use crate::error::TrajectoryError;
 
 /// How an agent flies or swims a [`Trajectory`](crate::Trajectory): its speed, how far it banks
 /// into turns and pitches, how fast it turns in place at sharp corners.

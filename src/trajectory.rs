@@ -4,8 +4,8 @@
 //! See [`Trajectory`] for the rules.
 
 use glam::{DQuat, DVec3, Mat4, Quat, Vec3};
-use thiserror::Error;
 
+use crate::error::TrajectoryError;
 use crate::orient::{FlightProfile, euler_transform, frame_quat, yaw_pitch_roll};
 use crate::smooth::SmoothPath;
 
@@ -15,35 +15,6 @@ const STRAIGHT_SPACING: f64 = 0.25;
 const PIVOT_STEP: f64 = 0.05;
 /// Most samples one call returns.
 const MAX_SAMPLES: usize = 50_000_000;
-
-/// Why a trajectory could not be built or sampled. Bad input is always an error, never a panic.
-#[derive(Debug, Clone, PartialEq, Error)]
-#[non_exhaustive]
-pub enum TrajectoryError {
-    /// A [`FlightProfile`] field is NaN, infinite or out of its range.
-    #[error("flight profile field {name} is out of range: {value}")]
-    InvalidProfile {
-        /// The field.
-        name: &'static str,
-        /// The value given.
-        value: f32,
-    },
-    /// A sampling argument (spacing, time step, length, time) is NaN, infinite, or not
-    /// positive where it must be.
-    #[error("{name} must be finite{}, got {value}", if *.positive { " and > 0" } else { "" })]
-    InvalidArgument {
-        /// The argument.
-        name: &'static str,
-        /// The value given.
-        value: f32,
-        /// Whether it had to be positive.
-        positive: bool,
-    },
-    /// The spacing or time step is so small that sampling would return more than 50 million
-    /// samples.
-    #[error("sampling would return {0} samples (more than 50 million)")]
-    TooManySamples(u64),
-}
 
 /// One sample of a [`Trajectory`]: where the agent is, where it heads, how it is oriented.
 ///

@@ -1,17 +1,14 @@
 //! [`Components`]: connectivity labels ("islands") of a world's free space, so a query for a
 //! goal in another component is answered at once, with no node expanded.
 
-use glam::{IVec3, Vec3};
+use glam::IVec3;
 
 use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
+use super::moves::DiagonalRule;
 use super::scan::{ROWS, read_chunk_rows};
 use super::world::{Pass, VoxelWorld};
-use crate::error::{PathError, WorldError};
+use crate::error::WorldError;
 use crate::medium::Media;
-use crate::search::astar::Pathfinder;
-use crate::search::config::{CostModel, DiagonalRule, Fallback, SearchConfig};
-use crate::search::heuristic::Heuristic;
-use crate::search::path::Path;
 
 /// Chunk entry: no free voxel.
 const BLOCKED: u32 = u32::MAX;
@@ -455,11 +452,11 @@ impl Components {
         Some(self.label(world, a)? == self.label(world, b)?)
     }
 
-    /// Whether these labels answer queries with `config` on `world`: current, same media, same
-    /// diagonal rule.
+    /// Whether these labels describe `world` as seen by an agent with `media` moving under
+    /// `rule`: current, same media, same diagonal rule.
     #[must_use]
-    pub fn applies_to(&self, world: &VoxelWorld, config: &SearchConfig) -> bool {
-        self.is_current(world) && Pass::new(&config.media) == self.pass && config.diagonal == self.rule
+    pub fn describes(&self, world: &VoxelWorld, media: &Media, rule: DiagonalRule) -> bool {
+        self.is_current(world) && Pass::new(media) == self.pass && rule == self.rule
     }
 
     /// Joins the pieces that a diagonal move legal under the (non-strict) rule connects: under
@@ -600,10 +597,17 @@ impl Components {
         (lo, (lo + CHUNK - 1).min(self.dims - 1))
     }
 
-    /// The voxel of component `label` closest to `goal`, in [`Fallback::Closest`]'s order
-    /// (octile distance, then lowest `(z, y, x)`). Visits chunks nearest first.
-    fn closest(&self, world: &VoxelWorld, label: u32, goal: IVec3) -> Option<IVec3> {
-        let dist = |v: IVec3| Heuristic::Octile.estimate(goal - v, &CostModel::PRECISE);
+    /// The voxel of component `label` least far from `goal` by `dist`, ties broken by the lowest
+    /// `(z, y, x)`. `dist` must not decrease away from the goal along any axis (as the octile
+    /// distance): chunks are visited nearest first, by the distance of their point nearest the
+    /// goal, and the visit stops once that bound passes the best found.
+    pub(crate) fn closest_by(
+        &self,
+        world: &VoxelWorld,
+        label: u32,
+        goal: IVec3,
+        dist: impl Fn(IVec3) -> u64,
+    ) -> Option<IVec3> {
         let mut candidates: Vec<(u64, usize)> = Vec::new();
         for (i, &entry) in self.chunks.iter().enumerate() {
             // BLOCKED has the SPLIT bit set too: test it first.
@@ -639,78 +643,5 @@ impl Components {
             }
         }
         best.map(|(_, [z, y, x])| IVec3::new(x, y, z))
-    }
-}
-
-impl Pathfinder {
-    /// [`begin`](Pathfinder::begin), asking `components` first: a goal in another component
-    /// than the start fails at once with `Unreachable { expanded: 0 }` (or, with
-    /// [`Fallback::Closest`], the search heads straight for the closest reachable voxel).
-    /// Labels that are stale or for other media or another diagonal rule are ignored (see
-    /// [`Components::applies_to`]): the search then runs as usual.
-    ///
-    /// # Errors
-    /// As [`begin`](Pathfinder::begin), plus [`PathError::Unreachable`] at once.
-    pub fn begin_with(
-        &mut self,
-        world: &VoxelWorld,
-        components: &Components,
-        start: IVec3,
-        goal: IVec3,
-        config: &SearchConfig,
-    ) -> Result<(), PathError> {
-        // A bad configuration is an error even where the labels alone could answer.
-        config.validate()?;
-        config.check_costs_fit(world)?;
-        if components.applies_to(world, config)
-            && let (Some(a), Some(b)) = (components.label(world, start), components.label(world, goal))
-            && a != b
-        {
-            if config.fallback == Fallback::Closest {
-                // Under `Faces`, a voxel with the start's label may still be out of reach: the
-                // search's own fallback finds the closest reachable one.
-                if components.rule == DiagonalRule::Faces {
-                    return self.begin(world, start, goal, config);
-                }
-                if let Some(target) = components.closest(world, a, goal) {
-                    return self.begin(world, start, target, &SearchConfig { fallback: Fallback::Fail, ..*config });
-                }
-            }
-            return Err(PathError::Unreachable { expanded: 0 });
-        }
-        self.begin(world, start, goal, config)
-    }
-
-    /// [`find_voxel_path`](Pathfinder::find_voxel_path), asking `components` first (see
-    /// [`begin_with`](Self::begin_with)).
-    ///
-    /// # Errors
-    /// As [`find_voxel_path`](Pathfinder::find_voxel_path); an unreachable goal fails at once.
-    pub fn find_voxel_path_with(
-        &mut self,
-        world: &VoxelWorld,
-        components: &Components,
-        start: IVec3,
-        goal: IVec3,
-        config: &SearchConfig,
-    ) -> Result<Path, PathError> {
-        self.begin_with(world, components, start, goal, config)?;
-        self.run_to_end(world)
-    }
-
-    /// [`find_path`](Pathfinder::find_path) (world-space endpoints), asking `components` first.
-    ///
-    /// # Errors
-    /// [`PathError::NonFinite`], else as [`find_voxel_path_with`](Self::find_voxel_path_with).
-    pub fn find_path_with(
-        &mut self,
-        world: &VoxelWorld,
-        components: &Components,
-        start: Vec3,
-        goal: Vec3,
-        config: &SearchConfig,
-    ) -> Result<Path, PathError> {
-        let (start, goal) = crate::search::astar::endpoint_voxels(world, start, goal)?;
-        self.find_voxel_path_with(world, components, start, goal, config)
     }
 }

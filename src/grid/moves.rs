@@ -6,7 +6,20 @@
 
 use glam::IVec3;
 
-use crate::search::DiagonalRule;
+/// When a diagonal move is legal. Whatever the rule, the destination must be free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DiagonalRule {
+    /// Every voxel of the bounding box of the two voxels must be free: an agent filling its
+    /// voxel never clips an edge or a corner. The Moving AI benchmark's rule. The default.
+    #[default]
+    Strict,
+    /// The voxels sharing a face with the start in the direction of each changed axis must be
+    /// free (for a 2-axis move this is `Strict`; a 3-axis move skips the 3 edge voxels).
+    Faces,
+    /// Only the destination is checked: diagonals may squeeze between blocked voxels. For
+    /// compatibility with systems that do this; agents will clip geometry.
+    Unchecked,
+}
 
 /// Number of moves from a voxel.
 pub(crate) const MOVES: usize = 26;

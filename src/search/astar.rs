@@ -7,19 +7,8 @@ use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::world::{Pass, VoxelWorld};
 use crate::search::config::SearchConfig;
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
-use crate::search::path::{Path, SearchStats};
+use crate::search::path::{Path, SearchStats, SearchStep};
 use crate::search::radix_heap::RadixHeap;
-
-/// Where a search stands after [`Pathfinder::advance`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum SearchStep {
-    /// Not finished: call [`Pathfinder::advance`] again.
-    Pending,
-    /// The goal was reached.
-    Found(Path),
-    /// No path (see the error).
-    Failed(PathError),
-}
 
 /// The query a [`Pathfinder`] is working on.
 #[derive(Debug, Clone, Copy, Default)]

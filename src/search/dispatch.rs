@@ -18,11 +18,10 @@ use glam::IVec3;
 use crate::error::PathError;
 use crate::grid::moves::{OFFSETS, legal_moves};
 use crate::grid::world::{Pass, VoxelWorld};
-use crate::search::astar::SearchStep;
 use crate::search::config::{Algorithm, DiagonalRule, Fallback, SearchConfig};
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
-use crate::search::path::SearchStats;
+use crate::search::path::{SearchStats, SearchStep};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Phase {

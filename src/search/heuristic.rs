@@ -2,7 +2,7 @@
 
 use glam::IVec3;
 
-use crate::search::config::CostModel;
+use crate::search::costs::CostModel;
 
 /// The estimate of the remaining cost from a voxel to the goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

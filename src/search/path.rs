@@ -2,6 +2,8 @@
 
 use glam::{IVec3, Vec3};
 
+use crate::error::PathError;
+
 /// Counters of one search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct SearchStats {
@@ -76,4 +78,15 @@ impl Path {
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
         Self { voxels, points, cost, length, stats }
     }
+}
+
+/// Where a search stands after [`Pathfinder::advance`](crate::Pathfinder::advance).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SearchStep {
+    /// Not finished: call [`Pathfinder::advance`](crate::Pathfinder::advance) again.
+    Pending,
+    /// The goal was reached.
+    Found(Path),
+    /// No path (see the error).
+    Failed(PathError),
 }
