@@ -267,20 +267,9 @@ fn steer(
     Ok(())
 }
 
-/// Writes the world's solid voxels as a Moving AI `.3dmap` (until `VoxelWorld::write_3dmap`).
+/// Writes the world's solid voxels as a Moving AI `.3dmap`.
 fn write_3dmap(world: &VoxelWorld, path: &FsPath) -> Result<(), Box<dyn Error>> {
-    let d = world.dims();
-    let mut s = format!("voxel {} {} {}\n", d.x, d.y, d.z);
-    for z in 0..d.z as i32 {
-        for y in 0..d.y as i32 {
-            for x in 0..d.x as i32 {
-                if world.is_blocked(IVec3::new(x, y, z)) {
-                    let _ = writeln!(s, "{x} {y} {z}");
-                }
-            }
-        }
-    }
-    std::fs::write(path, s)?;
+    world.write_3dmap(std::fs::File::create(path)?)?;
     Ok(())
 }
 

@@ -116,3 +116,29 @@ fn mutated_files_never_panic() {
         }
     }
 }
+
+#[test]
+fn written_maps_read_back_as_the_same_world() {
+    let mut rng = rng(0x3D3A);
+    for _ in 0..20 {
+        let dims = glam::UVec3::new(rng.random_range(1..60), rng.random_range(1..40), rng.random_range(1..50));
+        let world = common::walled_world(&mut rng, dims, 20, 20);
+        let mut text = Vec::new();
+        let n = world.write_3dmap(&mut text).unwrap();
+        let back = VoxelWorld::from_3dmap(std::str::from_utf8(&text).unwrap()).unwrap();
+        assert_eq!(back.dims(), world.dims());
+        let d = dims.as_ivec3();
+        let mut solid = 0;
+        for z in 0..d.z {
+            for y in 0..d.y {
+                for x in 0..d.x {
+                    let v = IVec3::new(x, y, z);
+                    // Water is free in a .3dmap, as every medium is.
+                    assert_eq!(back.is_blocked(v), world.is_blocked(v), "{v}");
+                    solid += usize::from(world.is_blocked(v));
+                }
+            }
+        }
+        assert_eq!(n, solid);
+    }
+}

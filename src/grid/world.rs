@@ -542,6 +542,38 @@ impl VoxelWorld {
         self.solid.heap_bytes() + self.water.heap_bytes() + self.edits.capacity() * 8
     }
 
+    /// Calls `f` with every solid voxel, chunk by chunk (chunks in x, then y, then z order;
+    /// inside a chunk, rows in y, then z order). Visits only the chunks that hold solid voxels,
+    /// so its cost follows the geometry, not the world's volume.
+    pub(crate) fn for_each_solid(&self, mut f: impl FnMut(IVec3)) {
+        let cd = self.chunk_dims;
+        for cz in 0..cd.z {
+            for cy in 0..cd.y {
+                for cx in 0..cd.x {
+                    let c = IVec3::new(cx, cy, cz);
+                    let i = self.chunk(c);
+                    if self.solid.chunk_is_empty(i) {
+                        continue;
+                    }
+                    let base = c << CHUNK_SHIFT;
+                    for lz in 0..CHUNK {
+                        for ly in 0..CHUNK {
+                            let mut row = self.solid.row(i, ly, lz);
+                            while row != 0 {
+                                let lx = row.trailing_zeros() as i32;
+                                row &= row - 1;
+                                let v = base + IVec3::new(lx, ly, lz);
+                                if self.contains(v) {
+                                    f(v);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// This world object's identity (see the `lineage` field).
     pub(crate) fn lineage(&self) -> u64 {
         self.lineage

@@ -6,6 +6,7 @@
 //! `sx sy sz gx gy gz optimal_length ratio`. Maps load with their own axes, voxel size 1 and
 //! origin 0, so voxel `v` has its centre at `v + 0.5`.
 
+use std::io::Write as _;
 use std::path::Path as FsPath;
 
 use glam::{IVec3, UVec3, Vec3};
@@ -91,6 +92,43 @@ impl VoxelWorld {
     /// [`LoadError::Io`] if the file cannot be read, else as [`from_3dmap`](Self::from_3dmap).
     pub fn load_3dmap(path: impl AsRef<FsPath>) -> Result<Self, LoadError> {
         Self::from_3dmap(&std::fs::read_to_string(path)?)
+    }
+
+    /// Writes the world in the Moving AI `.3dmap` format: the header `voxel X Y Z`, then one
+    /// line `x y z` per solid voxel (in the world's voxel indices; water and air are free, as
+    /// every medium is in a `.3dmap`). Any other tool can then check or use exactly the world
+    /// the agents see; [`from_3dmap`](Self::from_3dmap) reads it back. Its cost follows the
+    /// solid voxels, not the world's volume. Returns the number of solid voxels written.
+    ///
+    /// # Errors
+    /// The writer's I/O errors.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::{IVec3, UVec3, Vec3};
+    /// use voxnav::{Voxel, VoxelWorld};
+    /// let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(40, 20, 30)).unwrap();
+    /// world.fill_voxels(IVec3::new(3, 4, 5), IVec3::new(20, 4, 6), Voxel::Solid).unwrap();
+    /// let mut text = Vec::new();
+    /// assert_eq!(world.write_3dmap(&mut text).unwrap(), 18 * 2);
+    /// let back = VoxelWorld::from_3dmap(std::str::from_utf8(&text).unwrap()).unwrap();
+    /// assert!(back.is_blocked(IVec3::new(20, 4, 6)) && !back.is_blocked(IVec3::new(21, 4, 6)));
+    /// ```
+    pub fn write_3dmap(&self, out: impl std::io::Write) -> std::io::Result<usize> {
+        let mut out = std::io::BufWriter::new(out);
+        let d = self.dims();
+        writeln!(out, "voxel {} {} {}", d.x, d.y, d.z)?;
+        let mut count = 0;
+        let mut result = Ok(());
+        self.for_each_solid(|v| {
+            if result.is_ok() {
+                result = writeln!(out, "{} {} {}", v.x, v.y, v.z);
+                count += 1;
+            }
+        });
+        result?;
+        out.flush()?;
+        Ok(count)
     }
 }
 
