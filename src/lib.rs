@@ -52,7 +52,7 @@ pub use limits::Limits;
 pub use medium::{Media, Voxel};
 pub use search::astar::Pathfinder;
 pub use search::batch::{PathRequest, find_paths, find_paths_sequential};
-pub use search::path::{Path, SearchStats, SearchStep};
+pub use search::path::{Path, PathCheck, SearchStats, SearchStep};
 pub use search::queue::{PathQueue, Ticket};
 pub use search::{Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, SearchConfig};
 // Flight: smoothing, orientation, trajectories.

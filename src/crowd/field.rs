@@ -330,7 +330,7 @@ impl GoalField {
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
         let stats =
             SearchStats { expanded: self.settled, generated: self.settled, peak_open: self.open.len(), weight: 100 };
-        Ok(Path { voxels, points, cost, length, stats })
+        Ok(Path { voxels, points, cost, length, stats, made_on: crate::search::path::WorldStamp::of(world) })
     }
 
     fn check_world(&self, world: &VoxelWorld) -> Result<(), FieldError> {

@@ -71,7 +71,6 @@ pub(crate) const fn axes(m: usize) -> usize {
     }
 }
 
-#[cfg(test)]
 /// Index of the move with offset `d` (each component in -1..=1, not all zero).
 pub(crate) fn index_of(d: IVec3) -> Option<usize> {
     OFFSETS.iter().position(|&o| o == d)

@@ -574,6 +574,15 @@ impl VoxelWorld {
         }
     }
 
+    /// Whether any chunk that the voxel box `min..=max` (inside the world) touches was edited
+    /// after `revision`. A box of up to 2 voxels a side touches at most 8 chunks.
+    pub(crate) fn edited_since(&self, min: IVec3, max: IVec3, revision: u64) -> bool {
+        let (lo, hi) = (min >> CHUNK_SHIFT, max >> CHUNK_SHIFT);
+        (lo.z..=hi.z).any(|z| {
+            (lo.y..=hi.y).any(|y| (lo.x..=hi.x).any(|x| self.edits[self.chunk(IVec3::new(x, y, z))] > revision))
+        })
+    }
+
     /// This world object's identity (see the `lineage` field).
     pub(crate) fn lineage(&self) -> u64 {
         self.lineage

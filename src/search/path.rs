@@ -3,6 +3,9 @@
 use glam::{IVec3, Vec3};
 
 use crate::error::PathError;
+use crate::grid::moves::{index_of, legal_moves};
+use crate::grid::world::{Pass, VoxelWorld};
+use crate::search::config::SearchConfig;
 
 /// Counters of one search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -34,6 +37,37 @@ pub struct Path {
     pub length: f64,
     /// What the search did.
     pub stats: SearchStats,
+    /// The world (object and revision) the path was found on, for [`check`](Self::check).
+    pub(crate) made_on: WorldStamp,
+}
+
+/// Which world object, in which state, a path was found on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct WorldStamp {
+    lineage: u64,
+    revision: u64,
+    dims: glam::UVec3,
+}
+
+impl WorldStamp {
+    /// The stamp of `world` as it is now.
+    pub(crate) fn of(world: &VoxelWorld) -> Self {
+        Self { lineage: world.lineage(), revision: world.revision(), dims: world.dims() }
+    }
+}
+
+/// What [`Path::check`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathCheck {
+    /// Every step is still legal.
+    Valid,
+    /// The path is good up to voxel `at` (an index into [`Path::voxels`]); that voxel is no
+    /// longer free for the agent, or the move out of it no longer legal. With `at == 0` the
+    /// start itself is blocked.
+    Broken {
+        /// Index of the last voxel the path still reaches.
+        at: usize,
+    },
 }
 
 /// Euclidean length, in voxels, of a path of voxel steps (each of 1, 2 or 3 axes).
@@ -76,7 +110,58 @@ impl Path {
         voxels.reverse();
         let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
-        Self { voxels, points, cost, length, stats }
+        Self { voxels, points, cost, length, stats, made_on: WorldStamp::of(world) }
+    }
+
+    /// Checks the path against `world` as it is now, for an agent searching with `config`
+    /// (its media and diagonal rule): whether every step is still legal, or where the path
+    /// first breaks. Edits, and chunks whose medium changed, count.
+    ///
+    /// On the world object the path was found on, only the steps in chunks edited since are
+    /// re-checked (the world stamps each 16^3 chunk with the revision of its last edit): the
+    /// cost follows the path's length, never the world's size, and an unedited world answers
+    /// at once. On another world object (a clone, a replaced world) every step is checked.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::{IVec3, UVec3, Vec3};
+    /// use voxnav::{PathCheck, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+    /// let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(20, 4, 4)).unwrap();
+    /// let config = SearchConfig::default();
+    /// let path = Pathfinder::new().find_voxel_path(&world, IVec3::new(0, 1, 1), IVec3::new(19, 1, 1), &config).unwrap();
+    /// assert_eq!(path.check(&world, &config), PathCheck::Valid);
+    /// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 3, 3), Voxel::Solid).unwrap(); // a door closes
+    /// let PathCheck::Broken { at } = path.check(&world, &config) else { panic!("the door blocks it") };
+    /// assert_eq!(path.voxels[at + 1].x, 10);
+    /// ```
+    #[must_use]
+    pub fn check(&self, world: &VoxelWorld, config: &SearchConfig) -> PathCheck {
+        let now = WorldStamp::of(world);
+        if now == self.made_on {
+            return PathCheck::Valid;
+        }
+        let same_world = now.lineage == self.made_on.lineage && now.dims == self.made_on.dims;
+        let pass = Pass::new(&config.media);
+        let since = self.made_on.revision;
+        for (i, &v) in self.voxels.iter().enumerate() {
+            let next = self.voxels.get(i + 1).copied();
+            let (lo, hi) = next.map_or((v, v), |n| (v.min(n), v.max(n)));
+            if same_world && !world.edited_since(lo, hi, since) {
+                continue;
+            }
+            if !world.passable(v, pass) {
+                return PathCheck::Broken { at: i.saturating_sub(1) };
+            }
+            if let Some(n) = next {
+                let legal = world.contains(n)
+                    && index_of(n - v)
+                        .is_some_and(|m| legal_moves(world.blocked_mask(v, pass), config.diagonal) >> m & 1 != 0);
+                if !legal {
+                    return PathCheck::Broken { at: i };
+                }
+            }
+        }
+        PathCheck::Valid
     }
 }
 
