@@ -75,6 +75,54 @@ impl Agent {
         self.length.max(self.width).max(self.height)
     }
 
+    /// The clearance radius (voxels, for [`SearchConfig::clearance`]) this agent needs in
+    /// voxels of edge `voxel_size`: the agent is taken as the cube of edge [`step`](Self::step)
+    /// centred on its voxel's centre, and the radius is the Chebyshev distance of the farthest
+    /// voxel that cube overlaps (closed boxes count, so a cube that reaches exactly a
+    /// neighbour's face fits with radius 0 only when it is no larger than one voxel):
+    /// `ceil(step / (2 voxel_size) - 1/2)`, with a tolerance of 1e-4 voxel for sizes meant to
+    /// be equal.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidVoxelSize`], [`WorldError::AgentTooLarge`] if the radius passes
+    /// [`SearchConfig::MAX_CLEARANCE`], [`WorldError::VoxelTooCoarse`] if the voxel is more
+    /// than twice the agent's step.
+    ///
+    /// # Examples
+    /// ```
+    /// use voxnav::Agent;
+    /// let drone = Agent::new(1.0, 1.0, 0.4).unwrap();
+    /// assert_eq!(drone.clearance_in(1.0), Ok(0));
+    /// assert_eq!(drone.clearance_in(0.5), Ok(1));
+    /// assert_eq!(drone.clearance_in(0.25), Ok(2));
+    /// assert!(drone.clearance_in(0.01).is_err()); // would need 50 voxels
+    /// assert!(drone.clearance_in(4.0).is_err()); // gaps of 1-3 m would be closed to it
+    /// ```
+    ///
+    /// [`SearchConfig::clearance`]: crate::SearchConfig::clearance
+    /// [`SearchConfig::MAX_CLEARANCE`]: crate::SearchConfig::MAX_CLEARANCE
+    pub fn clearance_in(&self, voxel_size: f32) -> Result<u8, WorldError> {
+        if !(voxel_size.is_finite() && voxel_size > 0.0) {
+            return Err(WorldError::InvalidVoxelSize(voxel_size));
+        }
+        let step = self.step();
+        if voxel_size > 2.0 * step {
+            return Err(WorldError::VoxelTooCoarse { step, voxel_size });
+        }
+        let reach = f64::from(step) / (2.0 * f64::from(voxel_size)) - 0.5 - 1e-4;
+        let radius = reach.ceil().max(0.0);
+        let max = crate::SearchConfig::MAX_CLEARANCE;
+        if radius > f64::from(max) {
+            return Err(WorldError::AgentTooLarge {
+                step,
+                voxel_size,
+                radius: radius.min(f64::from(u32::MAX)) as u32,
+                max,
+            });
+        }
+        Ok(radius as u8)
+    }
+
     /// Where this agent may move, and at what price.
     #[must_use]
     #[inline]

@@ -38,6 +38,30 @@ pub enum WorldError {
         /// Voxels along Z.
         z: u64,
     },
+    /// An agent is too large for the world's voxels: its clearance radius would pass
+    /// [`SearchConfig::MAX_CLEARANCE`](crate::SearchConfig::MAX_CLEARANCE) voxels.
+    #[error(
+        "an agent of step {step} needs a clearance of {radius} voxels of {voxel_size}; at most {max} are supported (use coarser voxels)"
+    )]
+    AgentTooLarge {
+        /// The agent's step (its largest dimension).
+        step: f32,
+        /// The world's voxel edge.
+        voxel_size: f32,
+        /// The radius it would need, in voxels.
+        radius: u32,
+        /// The largest supported radius.
+        max: u8,
+    },
+    /// The world's voxels are too coarse for an agent: more than twice its step, so gaps it
+    /// fits through would be closed to it (build a world with finer voxels for it).
+    #[error("voxels of {voxel_size} are too coarse for an agent of step {step} (at most twice its step)")]
+    VoxelTooCoarse {
+        /// The agent's step (its largest dimension).
+        step: f32,
+        /// The world's voxel edge.
+        voxel_size: f32,
+    },
     /// The world (or a structure built over it) would need more memory than its
     /// [`Limits`](crate::Limits) allow; nothing was allocated or changed.
     #[error("needs {needed} bytes, over the memory limit of {limit}")]

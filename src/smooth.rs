@@ -6,7 +6,7 @@ use glam::{DVec3, IVec3, Vec3};
 use thiserror::Error;
 
 use crate::agent::Agent;
-use crate::grid::world::VoxelWorld;
+use crate::grid::world::{Pass, VoxelWorld};
 use crate::medium::Media;
 use crate::search::path::Path;
 
@@ -88,11 +88,16 @@ pub struct SmoothConfig {
     /// Smallest radius of curvature (voxels) a bend may have (default 1). Tighter bends are
     /// rejected; a corner with no acceptable bend stays sharp.
     pub min_turn_radius: f32,
+    /// The agent's clearance radius in voxels (default 0); use the search's
+    /// [`clearance`](crate::SearchConfig::clearance). The swept box is then `2 r + 1` voxels
+    /// wide: it keeps clear of solid voxels (water and air both count as free there), while
+    /// its central voxel stays in the allowed media.
+    pub clearance: u8,
 }
 
 impl Default for SmoothConfig {
     fn default() -> Self {
-        Self { media: Media::ANY, curves: true, bend_length: 2.0, min_turn_radius: 1.0 }
+        Self { media: Media::ANY, curves: true, bend_length: 2.0, min_turn_radius: 1.0, clearance: 0 }
     }
 }
 
@@ -103,11 +108,20 @@ impl SmoothConfig {
         Self { media: agent.media(), ..Self::default() }
     }
 
-    /// Checks that the lengths are finite and positive.
+    /// How the swept box sees voxels.
+    fn pass(&self) -> Pass {
+        Pass::new(&self.media).with_radius(self.clearance)
+    }
+
+    /// Checks that the lengths are finite and positive and the clearance at most
+    /// [`SearchConfig::MAX_CLEARANCE`](crate::SearchConfig::MAX_CLEARANCE).
     ///
     /// # Errors
     /// [`SmoothError::InvalidConfig`] naming the first bad field.
     pub fn validate(&self) -> Result<(), SmoothError> {
+        if self.clearance > crate::SearchConfig::MAX_CLEARANCE {
+            return Err(SmoothError::InvalidConfig { name: "clearance", value: f32::from(self.clearance) });
+        }
         for (name, value) in [("bend_length", self.bend_length), ("min_turn_radius", self.min_turn_radius)] {
             if !(value.is_finite() && value > 0.0) {
                 return Err(SmoothError::InvalidConfig { name, value });
@@ -252,7 +266,12 @@ impl SmoothPath {
 /// ```
 #[must_use]
 pub fn segment_clear(world: &VoxelWorld, a: IVec3, b: IVec3, media: Media) -> bool {
-    sweep(a, b, |v| media.allows(world.get(v)))
+    clear_for(world, a, b, Pass::new(&media))
+}
+
+/// [`segment_clear`] for a query's view of voxels (its media and clearance).
+fn clear_for(world: &VoxelWorld, a: IVec3, b: IVec3, pass: Pass) -> bool {
+    sweep(a, b, |v| world.passable(v, pass))
 }
 
 /// A fraction `n / d` with `d > 0`.
@@ -337,23 +356,26 @@ pub(crate) fn sweep(a: IVec3, b: IVec3, mut visit: impl FnMut(IVec3) -> bool) ->
 
 /// Whether the box stays clear while its centre stays in the box `lo..=hi` (voxel units):
 /// every voxel overlapping `[lo - 0.5, hi + 0.5]` with positive volume is free.
-fn region_clear(world: &VoxelWorld, media: Media, lo: DVec3, hi: DVec3) -> bool {
+/// With a clearance radius `r`, the voxels within `r` of them hold no solid voxel either.
+fn region_clear(world: &VoxelWorld, pass: Pass, lo: DVec3, hi: DVec3) -> bool {
     let vmin = ((lo - 1.5).floor() + 1.0).as_ivec3();
     let vmax = ((hi + 0.5).ceil() - 1.0).as_ivec3();
+    let media = pass.media_only();
     for z in vmin.z..=vmax.z {
         for y in vmin.y..=vmax.y {
             for x in vmin.x..=vmax.x {
-                if !media.allows(world.get(IVec3::new(x, y, z))) {
+                if !world.passable(IVec3::new(x, y, z), media) {
                     return false;
                 }
             }
         }
     }
-    true
+    let r = i32::from(pass.radius());
+    r == 0 || !world.solid_in_box(vmin - r, vmax + r)
 }
 
 /// Whether the box stays clear along the polyline through `points` (straight between points).
-fn polyline_clear(world: &VoxelWorld, media: Media, points: &[DVec3]) -> bool {
+fn polyline_clear(world: &VoxelWorld, pass: Pass, points: &[DVec3]) -> bool {
     const GROUP: usize = 8;
     let mut i = 0;
     while i + 1 < points.len() {
@@ -361,9 +383,9 @@ fn polyline_clear(world: &VoxelWorld, media: Media, points: &[DVec3]) -> bool {
         let group = &points[i..=end];
         let lo = group.iter().fold(DVec3::INFINITY, |m, p| m.min(*p));
         let hi = group.iter().fold(DVec3::NEG_INFINITY, |m, p| m.max(*p));
-        if !region_clear(world, media, lo, hi) {
+        if !region_clear(world, pass, lo, hi) {
             for w in group.windows(2) {
-                if !region_clear(world, media, w[0].min(w[1]), w[0].max(w[1])) {
+                if !region_clear(world, pass, w[0].min(w[1]), w[0].max(w[1])) {
                     return false;
                 }
             }
@@ -503,7 +525,7 @@ fn bend_corner(
             continue;
         }
         let points: Vec<DVec3> = knots.iter().map(|k| k.pos).collect();
-        if polyline_clear(world, config.media, &points) {
+        if polyline_clear(world, config.pass(), &points) {
             return Some(Bend { l_in, l_out, knots });
         }
     }
@@ -511,12 +533,12 @@ fn bend_corner(
 }
 
 /// Checks a voxel path and returns its length in voxels.
-fn validate(world: &VoxelWorld, voxels: &[IVec3], media: Media) -> Result<f64, SmoothError> {
+fn validate(world: &VoxelWorld, voxels: &[IVec3], pass: Pass) -> Result<f64, SmoothError> {
     if voxels.is_empty() {
         return Err(SmoothError::EmptyPath);
     }
     for (index, &voxel) in voxels.iter().enumerate() {
-        if !media.allows(world.get(voxel)) {
+        if !world.passable(voxel, pass) {
             return Err(SmoothError::Blocked { index, voxel });
         }
     }
@@ -527,7 +549,7 @@ fn validate(world: &VoxelWorld, voxels: &[IVec3], media: Media) -> Result<f64, S
         if d.max_element() != 1 {
             return Err(SmoothError::NotAMove { index, from, to });
         }
-        if !segment_clear(world, from, to, media) {
+        if !clear_for(world, from, to, pass) {
             return Err(SmoothError::StepClips { index, from, to });
         }
         length += f64::from(d.x + d.y + d.z).sqrt();
@@ -538,7 +560,7 @@ fn validate(world: &VoxelWorld, voxels: &[IVec3], media: Media) -> Result<f64, S
 /// String pulling: keeps the first voxel, then each voxel after which the swept box from the
 /// last kept one would no longer be clear, then the last voxel; then drops any kept voxel whose
 /// neighbours see each other.
-fn string_pull(world: &VoxelWorld, voxels: &[IVec3], media: Media) -> Vec<IVec3> {
+fn string_pull(world: &VoxelWorld, voxels: &[IVec3], pass: Pass) -> Vec<IVec3> {
     let n = voxels.len();
     if n <= 2 {
         return voxels.to_vec();
@@ -546,7 +568,7 @@ fn string_pull(world: &VoxelWorld, voxels: &[IVec3], media: Media) -> Vec<IVec3>
     let mut out = vec![voxels[0]];
     let mut anchor = voxels[0];
     for j in 2..n {
-        if !segment_clear(world, anchor, voxels[j], media) {
+        if !clear_for(world, anchor, voxels[j], pass) {
             anchor = voxels[j - 1];
             out.push(anchor);
         }
@@ -554,7 +576,7 @@ fn string_pull(world: &VoxelWorld, voxels: &[IVec3], media: Media) -> Vec<IVec3>
     out.push(voxels[n - 1]);
     let mut i = 1;
     while i + 1 < out.len() {
-        if segment_clear(world, out[i - 1], out[i + 1], media) {
+        if clear_for(world, out[i - 1], out[i + 1], pass) {
             out.remove(i);
         } else {
             i += 1;
@@ -625,9 +647,9 @@ pub fn smooth_path(world: &VoxelWorld, path: &Path, config: &SmoothConfig) -> Re
 /// ```
 pub fn smooth_voxels(world: &VoxelWorld, voxels: &[IVec3], config: &SmoothConfig) -> Result<SmoothPath, SmoothError> {
     config.validate()?;
-    let media = config.media;
-    let raw_length = validate(world, voxels, media)?;
-    let waypoints = string_pull(world, voxels, media);
+    let pass = config.pass();
+    let raw_length = validate(world, voxels, pass)?;
+    let waypoints = string_pull(world, voxels, pass);
     let w: Vec<DVec3> = waypoints.iter().map(|v| v.as_dvec3() + 0.5).collect();
     let legs: Vec<(DVec3, f64)> = w
         .windows(2)

@@ -13,7 +13,7 @@ use voxnav::{LoadError, Scenario, VoxelWorld, WorldError};
 fn thousands_of_decoded_queries_agree_with_the_oracle() {
     let mut rng = common::rng(0x0F0F_1234);
     let mut total = Outcome::default();
-    for _ in 0..12_000 {
+    for _ in 0..20_000 {
         let len = rng.random_range(0..96);
         let data: Vec<u8> = (0..len).map(|_| rng.random()).collect();
         let o = match std::panic::catch_unwind(|| check_query(&data)) {
@@ -23,12 +23,14 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
         total.paths += o.paths;
         total.errors += o.errors;
         total.world_changed += o.world_changed;
+        total.clearance_paths += o.clearance_paths;
     }
     eprintln!("{total:?}");
     // Each kind of answer must have been exercised, or the test checks nothing.
     assert!(total.paths > 4000, "{total:?}");
     assert!(total.errors > 3000, "{total:?}");
     assert!(total.world_changed > 80, "{total:?}");
+    assert!(total.clearance_paths > 25, "{total:?}");
 }
 
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.

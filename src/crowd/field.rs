@@ -161,7 +161,7 @@ impl GoalField {
             crate::PathError::InvalidCosts(why) | crate::PathError::InvalidConfig(why) => FieldError::InvalidCosts(why),
             _ => FieldError::InvalidCosts("invalid search configuration"),
         })?;
-        let pass = Pass::new(&config.media);
+        let pass = config.pass();
         if !world.contains(goal) {
             return Err(FieldError::GoalOutOfBounds(goal));
         }

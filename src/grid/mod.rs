@@ -1,5 +1,6 @@
 //! The sparse voxel world and the tables the searches read it through.
 
+pub(crate) mod clearance;
 pub(crate) mod components;
 pub(crate) mod layer;
 pub(crate) mod moves;

@@ -117,6 +117,13 @@ impl ScanCache {
             return page;
         }
         let (base, dims) = (cc << CHUNK_SHIFT, self.dims);
+        // An agent with clearance: the solid voxels dilated by its radius, in one pass over the
+        // chunk and its halo (row index `halo_index(ly, lz)`).
+        let mut near = [0u32; HALO * HALO];
+        if pass.radius() > 0 {
+            world.near_solid_rows(base - 1, IVec3::splat(HALO as i32), i32::from(pass.radius()), &mut near);
+        }
+        let pass = pass.media_only();
         // Rows of 18 bits (bit `l + 1` for local coordinate `l` in -1..=16) along each axis,
         // at lateral local coordinates `(u, v)` in -1..=16 (index `halo_index(u, v)`).
         let mut ext = [[0u32; HALO * HALO]; 3];
@@ -135,7 +142,7 @@ impl ScanCache {
                         1
                     };
                     left | mid << 1 | right << (CHUNK + 1)
-                };
+                } | near[halo_index(ly, lz)];
                 ext[0][halo_index(ly, lz)] = w;
                 let mut bits = w;
                 while bits != 0 {

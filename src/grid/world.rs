@@ -2,6 +2,7 @@
 
 use glam::{IVec3, UVec3, Vec3};
 
+use super::clearance::MAX_CLEARANCE;
 use super::layer::{BitLayer, CHUNK, CHUNK_MASK, CHUNK_SHIFT};
 use super::moves::bit;
 use crate::agent::Agent;
@@ -84,11 +85,29 @@ fn next_revision() -> u64 {
 pub(crate) struct Pass {
     water_blocked: bool,
     air_blocked: bool,
+    /// Clearance radius in voxels (see `clearance.rs`).
+    radius: u8,
 }
 
 impl Pass {
+    /// Radius 0: a voxel is passable when its medium is allowed.
     pub(crate) fn new(media: &Media) -> Self {
-        Self { water_blocked: media.water.is_none(), air_blocked: media.air.is_none() }
+        Self { water_blocked: media.water.is_none(), air_blocked: media.air.is_none(), radius: 0 }
+    }
+
+    /// The same media, for an agent of clearance radius `radius` (at most `MAX_CLEARANCE`).
+    pub(crate) fn with_radius(self, radius: u8) -> Self {
+        Self { radius: radius.min(MAX_CLEARANCE), ..self }
+    }
+
+    /// The clearance radius in voxels.
+    pub(crate) fn radius(self) -> u8 {
+        self.radius
+    }
+
+    /// The same media at radius 0.
+    pub(crate) fn media_only(self) -> Self {
+        Self { radius: 0, ..self }
     }
 }
 
@@ -284,6 +303,24 @@ impl VoxelWorld {
     #[inline]
     fn chunk(&self, c: IVec3) -> usize {
         ((c.z * self.chunk_dims.y + c.y) * self.chunk_dims.x + c.x) as usize
+    }
+
+    /// Index of chunk `c` (chunk coordinates inside the world) in the chunk tables.
+    #[inline]
+    pub(crate) fn chunk_index(&self, c: IVec3) -> usize {
+        self.chunk(c)
+    }
+
+    /// The solid bits of row `(ly, lz)` of chunk `index`.
+    #[inline]
+    pub(crate) fn solid_row(&self, index: usize, ly: i32, lz: i32) -> u32 {
+        self.solid.row(index, ly, lz)
+    }
+
+    /// Whether chunk `index` holds no solid voxel.
+    #[inline]
+    pub(crate) fn solid_chunk_empty(&self, index: usize) -> bool {
+        self.solid.chunk_is_empty(index)
     }
 
     /// The state of voxel `v`; [`Voxel::Solid`] outside the bounds.
@@ -602,11 +639,12 @@ impl VoxelWorld {
     /// Whether `v` is inside the world and of a medium `pass` allows.
     #[inline]
     pub(crate) fn passable(&self, v: IVec3, pass: Pass) -> bool {
-        match self.get(v) {
+        let medium = match self.get(v) {
             Voxel::Solid => false,
             Voxel::Water => !pass.water_blocked,
             Voxel::Air => !pass.air_blocked,
-        }
+        };
+        medium && (pass.radius == 0 || !self.near_solid(v, i32::from(pass.radius)))
     }
 
     /// Bits of the 16-voxel row `x = 16 cx ..= 16 cx + 15` at `(y, z)` that are blocked for
@@ -627,6 +665,16 @@ impl VoxelWorld {
         if past < CHUNK {
             bits |= 0xFFFF << past;
         }
+        if pass.radius > 0 {
+            let mut near = [0u32; 1];
+            self.near_solid_rows(
+                IVec3::new(cx << CHUNK_SHIFT, y, z),
+                IVec3::new(CHUNK, 1, 1),
+                i32::from(pass.radius),
+                &mut near,
+            );
+            bits |= near[0];
+        }
         bits as u16
     }
 
@@ -634,6 +682,12 @@ impl VoxelWorld {
     /// `pass` (a test on the chunk table: `false` may still be all free).
     #[inline]
     pub(crate) fn chunk_free(&self, cc: IVec3, pass: Pass) -> bool {
+        if pass.radius > 0 {
+            // Radii reach at most into the neighbouring chunks.
+            return !pass.air_blocked
+                && self.box_chunks_solid_free((cc - 1) << CHUNK_SHIFT, ((cc + 2) << CHUNK_SHIFT) - 1)
+                && self.chunk_free(cc, pass.media_only());
+        }
         if pass.air_blocked || ((cc + 1) << CHUNK_SHIFT).cmpgt(self.dims).any() {
             return false;
         }
@@ -646,6 +700,10 @@ impl VoxelWorld {
     /// all free).
     #[inline]
     pub(crate) fn chunks_around_free(&self, cc: IVec3, pass: Pass) -> bool {
+        if pass.radius > 0 {
+            return self.box_chunks_solid_free((cc - 2) << CHUNK_SHIFT, ((cc + 3) << CHUNK_SHIFT) - 1)
+                && self.chunks_around_free(cc, pass.media_only());
+        }
         if pass.air_blocked || cc.cmplt(IVec3::ONE).any() || (cc + 2).cmpgt(self.dims >> CHUNK_SHIFT).any() {
             return false;
         }
@@ -666,6 +724,9 @@ impl VoxelWorld {
     /// `v` must be inside the world.
     #[inline]
     pub(crate) fn blocked_mask(&self, v: IVec3, pass: Pass) -> u32 {
+        if pass.radius > 0 {
+            return self.blocked_mask(v, pass.media_only()) | self.near_solid_mask(v, i32::from(pass.radius));
+        }
         let mut mask = 0;
         let last = self.dims - 1;
         for axis in 0..3 {

@@ -121,7 +121,7 @@ impl Pathfinder {
         self.query.done = true;
         config.validate()?;
         config.check_costs_fit(world)?;
-        let pass = Pass::new(&config.media);
+        let pass = config.pass();
         if !world.contains(start) {
             return Err(PathError::StartOutOfBounds(start));
         }

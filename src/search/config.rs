@@ -161,6 +161,12 @@ pub struct SearchConfig {
     pub algorithm: Algorithm,
     /// What an unreachable goal returns (default [`Fallback::Fail`]).
     pub fallback: Fallback,
+    /// The agent's clearance radius in voxels (default 0): it may occupy a voxel only when
+    /// every voxel within this Chebyshev distance is inside the world and not solid (air and
+    /// water both count as free there), so its paths keep that far from walls. At most
+    /// [`Self::MAX_CLEARANCE`]; [`Agent::clearance_in`](crate::Agent::clearance_in) gives it
+    /// for an agent's size. Nothing is built per radius: one world serves every size.
+    pub clearance: u8,
 }
 
 impl SearchConfig {
@@ -168,6 +174,14 @@ impl SearchConfig {
     #[must_use]
     pub fn for_agent(agent: &crate::Agent) -> Self {
         Self { media: agent.media(), ..Self::default() }
+    }
+
+    /// Largest accepted [`clearance`](Self::clearance) radius (voxels).
+    pub const MAX_CLEARANCE: u8 = crate::grid::clearance::MAX_CLEARANCE;
+
+    /// How a search of this configuration sees voxels.
+    pub(crate) fn pass(&self) -> crate::grid::world::Pass {
+        crate::grid::world::Pass::new(&self.media).with_radius(self.clearance)
     }
 
     /// Largest accepted weight percent of [`Algorithm::Weighted`] and [`Algorithm::Budget`]
@@ -193,6 +207,9 @@ impl SearchConfig {
     /// ```
     pub fn validate(&self) -> Result<(), PathError> {
         self.costs.validate()?;
+        if self.clearance > Self::MAX_CLEARANCE {
+            return Err(PathError::InvalidConfig("the clearance radius must be at most SearchConfig::MAX_CLEARANCE"));
+        }
         if [self.media.air, self.media.water].iter().flatten().any(|&w| w > Media::MAX_WEIGHT) {
             return Err(PathError::InvalidConfig("a medium's weight must be at most Media::MAX_WEIGHT"));
         }

@@ -225,7 +225,7 @@ impl Dispatch {
                             self.carried = self.add(self.phase_stats());
                             self.phase = Phase::Flood;
                             let rule = self.config.diagonal;
-                            self.flood.begin(world, self.start, self.goal, Pass::new(&self.config.media), rule);
+                            self.flood.begin(world, self.start, self.goal, self.config.pass(), rule);
                         }
                         Err(e) => {
                             self.phase = Phase::Done;
@@ -393,9 +393,7 @@ mod tests {
                         let mut cost = 0;
                         for w in path.voxels.windows(2) {
                             let m = OFFSETS.iter().position(|&d| d == w[1] - w[0]).expect("one move per step");
-                            assert!(
-                                legal_moves(world.blocked_mask(w[0], Pass::new(&config.media)), rule) & 1 << m != 0
-                            );
+                            assert!(legal_moves(world.blocked_mask(w[0], config.pass()), rule) & 1 << m != 0);
                             cost += costs.cost(crate::grid::moves::axes(m));
                         }
                         assert_eq!(cost, path.cost);

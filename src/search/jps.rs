@@ -477,7 +477,7 @@ impl JumpSearch {
         jump: bool,
         weight: u32,
     ) {
-        let pass = Pass::new(&config.media);
+        let pass = config.pass();
         let weighted_media = config.priced_media(world);
         let mode = if jump && !weighted_media { Mode::Jump } else { Mode::Plain };
         if mode == Mode::Jump

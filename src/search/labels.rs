@@ -14,10 +14,11 @@ use crate::search::path::Path;
 
 impl Components {
     /// Whether these labels answer queries with `config` on `world`: current, same media, same
-    /// diagonal rule (see [`describes`](Self::describes)).
+    /// diagonal rule (see [`describes`](Self::describes)), and no
+    /// [`clearance`](SearchConfig::clearance) (labels are for agents of one voxel).
     #[must_use]
     pub fn applies_to(&self, world: &VoxelWorld, config: &SearchConfig) -> bool {
-        self.describes(world, &config.media, config.diagonal)
+        config.clearance == 0 && self.describes(world, &config.media, config.diagonal)
     }
 }
 

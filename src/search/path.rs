@@ -4,7 +4,7 @@ use glam::{IVec3, Vec3};
 
 use crate::error::PathError;
 use crate::grid::moves::{index_of, legal_moves};
-use crate::grid::world::{Pass, VoxelWorld};
+use crate::grid::world::VoxelWorld;
 use crate::search::config::SearchConfig;
 
 /// Counters of one search.
@@ -141,7 +141,7 @@ impl Path {
             return PathCheck::Valid;
         }
         let same_world = now.lineage == self.made_on.lineage && now.dims == self.made_on.dims;
-        let pass = Pass::new(&config.media);
+        let pass = config.pass();
         let since = self.made_on.revision;
         for (i, &v) in self.voxels.iter().enumerate() {
             let next = self.voxels.get(i + 1).copied();

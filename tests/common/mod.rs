@@ -97,6 +97,30 @@ pub fn distances(
     best
 }
 
+/// A copy of `world` in which every voxel within Chebyshev distance `r` of a solid voxel or of
+/// the outside is solid (water and air elsewhere kept): what an agent of clearance radius `r`
+/// sees. Built voxel by voxel from `get` and `set`, independently of the library's dilation.
+pub fn dilated(world: &VoxelWorld, r: u8) -> VoxelWorld {
+    let mut out = world.clone();
+    if r == 0 {
+        return out;
+    }
+    let (d, r) = (world.dims().as_ivec3(), i32::from(r));
+    for z in 0..d.z {
+        for y in 0..d.y {
+            for x in 0..d.x {
+                let v = IVec3::new(x, y, z);
+                let near = (-r..=r)
+                    .any(|dz| (-r..=r).any(|dy| (-r..=r).any(|dx| world.is_blocked(v + IVec3::new(dx, dy, dz)))));
+                if near {
+                    out.set(v, voxnav::Voxel::Solid).unwrap();
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Index of voxel `v` in [`distances`]' output.
 pub fn index(world: &VoxelWorld, v: IVec3) -> usize {
     let d = world.dims().as_ivec3();

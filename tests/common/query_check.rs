@@ -54,6 +54,8 @@ pub struct Outcome {
     pub errors: usize,
     /// The search noticed an edit or a replaced world.
     pub world_changed: usize,
+    /// Paths checked for an agent with a clearance radius.
+    pub clearance_paths: usize,
 }
 
 /// Decodes a query from `data`, runs it and checks the answer; panics on any disagreement.
@@ -108,7 +110,13 @@ pub fn check_query(data: &[u8]) -> Outcome {
     };
     let media = Media { air: weight(&mut b), water: weight(&mut b) };
     let max_expansions = (b.byte() > 224).then(|| b.below(300) as usize);
-    let config = SearchConfig { costs, heuristic, diagonal, media, max_expansions, algorithm, fallback };
+    let clearance = match b.below(16) {
+        0..=8 => 0,
+        9..=13 => 1,
+        14 => 2,
+        _ => b.byte(), // mostly above the limit
+    };
+    let config = SearchConfig { costs, heuristic, diagonal, media, max_expansions, algorithm, fallback, clearance };
     if std::env::var_os("QUERY_CHECK_DEBUG").is_some() {
         eprintln!("{config:?} dims {dims} solid {solid} water {water} seed {seed}");
     }
@@ -207,6 +215,8 @@ pub fn check_query(data: &[u8]) -> Outcome {
         out.errors += 1;
         return out;
     }
+    // An agent with clearance sees the world with its solid voxels (and outside) dilated.
+    let world = &super::dilated(&world, clearance);
     if !media.allows(world.get(start)) || !media.allows(world.get(goal)) {
         assert!(matches!(result, Err(PathError::StartBlocked(_) | PathError::GoalBlocked(_))), "{result:?}");
         out.errors += 1;
@@ -214,8 +224,8 @@ pub fn check_query(data: &[u8]) -> Outcome {
     }
 
     // The oracle.
-    let dist = distances(&world, start, diagonal, &costs, media);
-    let optimum = dist[index(&world, goal)];
+    let dist = distances(world, start, diagonal, &costs, media);
+    let optimum = dist[index(world, goal)];
     let target = if optimum.is_some() || fallback == Fallback::Fail {
         goal
     } else {
@@ -225,7 +235,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
             for y in 0..d.y {
                 for x in 0..d.x {
                     let v = IVec3::new(x, y, z);
-                    if dist[index(&world, v)].is_some() {
+                    if dist[index(world, v)].is_some() {
                         let key = (Heuristic::Octile.estimate(goal - v, &CostModel::PRECISE), [z, y, x]);
                         if best.is_none_or(|b| key < b) {
                             best = Some(key);
@@ -237,10 +247,10 @@ pub fn check_query(data: &[u8]) -> Outcome {
         let [z, y, x] = best.expect("the start is reachable").1;
         IVec3::new(x, y, z)
     };
-    let best = dist[index(&world, target)];
+    let best = dist[index(world, target)];
     match result {
         Ok(path) => {
-            check_steps(&world, &path, start, diagonal, &costs, media);
+            check_steps(world, &path, start, diagonal, &costs, media);
             assert_eq!(path.voxels.last(), Some(&target), "{config:?} {start} -> {goal}");
             let best = best.expect("a found path's end is reachable");
             // Exact searches: the optimum. Weighted ones: within their bound.
@@ -257,6 +267,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
             assert!(path.cost >= best);
             assert!(path.length.is_finite() && path.length >= 0.0);
             out.paths += 1;
+            out.clearance_paths += usize::from(clearance > 0);
         }
         Err(PathError::Unreachable { .. }) => {
             assert!(optimum.is_none() && fallback == Fallback::Fail, "{config:?} {start} -> {goal}: {optimum:?}");
