@@ -200,6 +200,8 @@ fn a_one_metre_drone_flies_between_the_sample_points_of_every_level() {
         let mesh = LevelMesh::load(dir.join(format!("{}.glb", level.name)), "water").unwrap();
         let config = LevelConfig { voxel_size: level.voxel, seeds: vec![level.seed], ..Default::default() };
         let world = build_level(&mesh, &config).unwrap().world;
+        // The built world knows its water (dry media must not enter it).
+        assert_eq!(world.has_water(), level.water, "{}", level.name);
         let r = drone.clearance_in(world.voxel_size()).unwrap();
         assert_eq!(r, (0.5 / level.voxel).ceil() as u8, "the README's radius");
         let (start, goal) = (world.voxel_at(level.start), world.voxel_at(level.goal));

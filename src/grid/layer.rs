@@ -123,10 +123,12 @@ impl BitLayer {
         if self.slots[chunk] == 0 {
             self.slots[chunk] = (self.rows.len() / ROWS) as u32;
             self.rows.extend_from_slice(rows);
+            self.ones += rows.iter().map(|r| u64::from(r.count_ones())).sum::<u64>();
             return;
         }
         let start = self.slots[chunk] as usize * ROWS;
         for (r, &b) in self.rows[start..start + ROWS].iter_mut().zip(rows) {
+            self.ones += u64::from((b & !*r).count_ones());
             *r |= b;
         }
     }

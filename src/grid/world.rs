@@ -903,6 +903,15 @@ mod tests {
             }
         }
         assert_eq!(n, count);
+        // The layer counts its bits: the world knows it has water (a bulk write once left
+        // the count at 0, and dry media then walked through the water of built levels).
+        assert!(world.has_water());
+        let air = Pass::new(&Media::AIR);
+        let wet = (0..17).flat_map(|z| (0..19).map(move |y| IVec3::new(3, y, z))).find(|&v| world.get(v) == Voxel::Water);
+        assert!(!world.passable(wet.unwrap(), air));
+        let twice = world.or_rows(Voxel::Water, &words, wpr);
+        assert_eq!(twice, count);
+        assert!(world.has_water());
         assert_eq!(world.or_rows(Voxel::Solid, &words[..10], wpr), 0, "too short: nothing");
     }
 
