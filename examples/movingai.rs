@@ -1,11 +1,13 @@
 //! Runs the Moving AI 3D benchmark (the Warframe maps) from the command line.
 //!
 //! ```text
-//! cargo run --release --example movingai -- MAP.3dmap SCEN.3dscen [--costs game|precise]
+//! cargo run --release --example movingai -- MAP.3dmap|WORLD.vxn SCEN.3dscen [--costs game|precise]
 //!     [--heuristic octile|manhattan] [--every N] [--limit N] [--baseline pathfinding]
 //!     [--paths FILE] [--csv FILE] [--smooth] [--poses FILE] [--algorithm astar|jps|budget]
 //!     [--weight PERCENT] [--phase EXPANSIONS] [--radius R]
 //! ```
+//!
+//! A baked world (`.vxn`, written by the `bake` example) may stand in for the map.
 //!
 //! `--radius R` (default 0) searches for an agent of clearance radius `R` voxels
 //! (`SearchConfig::clearance`): it keeps every voxel within Chebyshev distance `R` free of solid.
@@ -154,7 +156,14 @@ fn main() -> ExitCode {
         }
     };
     let t = Instant::now();
-    let world = match VoxelWorld::load_3dmap(&args.map) {
+    // A baked world (`.vxn`, from the `bake` example) in place of a `.3dmap`: every medium
+    // passable, as in a `.3dmap`.
+    let world = if args.map.ends_with(".vxn") {
+        VoxelWorld::load_vxn(&args.map, voxnav::Limits::DEFAULT).map_err(|e| e.to_string())
+    } else {
+        VoxelWorld::load_3dmap(&args.map).map_err(|e| e.to_string())
+    };
+    let world = match world {
         Ok(w) => w,
         Err(e) => {
             eprintln!("{}: {e}", args.map);

@@ -286,3 +286,46 @@ pub enum TrajectoryError {
     #[error("sampling would return {0} samples (more than 50 million)")]
     TooManySamples(u64),
 }
+
+/// Why a baked world (`.vxn`) could not be read.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum VxnError {
+    /// The file could not be read.
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+    /// The file does not start with the `.vxn` magic bytes: not a baked world.
+    #[error("not a voxnav baked world (bad magic bytes)")]
+    BadMagic,
+    /// The file was written by a newer (or unknown) version of the format.
+    #[error("format version {found} is not supported (this library reads version {supported})")]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u32,
+        /// The version this library reads and writes.
+        supported: u32,
+    },
+    /// The file ends before its declared contents do.
+    #[error("truncated: needs {needed} bytes, has {len}")]
+    Truncated {
+        /// Bytes the contents need.
+        needed: u64,
+        /// Bytes in the file.
+        len: u64,
+    },
+    /// The checksum does not match the contents: the file was damaged.
+    #[error("checksum mismatch: stored {stored:#010x}, computed {computed:#010x}")]
+    ChecksumMismatch {
+        /// CRC-32 stored in the file.
+        stored: u32,
+        /// CRC-32 of the contents read.
+        computed: u32,
+    },
+    /// The contents are inconsistent (a chunk outside the world, bits past its edge, water and
+    /// solid on one voxel, a required section this version does not know, ...).
+    #[error("corrupt baked world: {0}")]
+    Corrupt(&'static str),
+    /// The header declares a world the library refuses to build (bad size, over the limits).
+    #[error(transparent)]
+    World(#[from] WorldError),
+}

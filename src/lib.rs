@@ -44,7 +44,7 @@ pub use build::level::{BuildStats, LevelBuild, LevelConfig, build_level};
 pub use build::mesh::{LevelMesh, TriangleMesh, matches_pattern};
 pub use crowd::avoidance::{Avoidance, AvoidanceConfig, AvoidanceError, CrowdAgent, MovingObstacle};
 pub use crowd::field::{FieldError, GoalField};
-pub use error::{BuildError, LoadError, MeshError, PathError, TrajectoryError, WorldError};
+pub use error::{BuildError, LoadError, MeshError, PathError, TrajectoryError, VxnError, WorldError};
 pub use grid::components::Components;
 pub use grid::world::VoxelWorld;
 pub use io::movingai::{Problem, Scenario};

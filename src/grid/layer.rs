@@ -101,6 +101,25 @@ impl BitLayer {
 }
 
 impl BitLayer {
+    /// The allocated chunks, in chunk index order, with their 256 rows (row `(lz << 4) | ly`).
+    pub(crate) fn chunks(&self) -> impl Iterator<Item = (usize, &[u16])> {
+        self.slots.iter().enumerate().filter(|&(_, &slot)| slot != 0).map(|(chunk, &slot)| {
+            let start = slot as usize * ROWS;
+            (chunk, &self.rows[start..start + ROWS])
+        })
+    }
+
+    /// The 256 rows of chunk `chunk`, or `None` if it has no set bit allocated.
+    pub(crate) fn chunk_rows(&self, chunk: usize) -> Option<&[u16]> {
+        let slot = self.slots[chunk] as usize;
+        (slot != 0).then(|| &self.rows[slot * ROWS..(slot + 1) * ROWS])
+    }
+
+    /// Number of allocated chunks.
+    pub(crate) fn allocated_chunks(&self) -> usize {
+        (self.rows.len() / ROWS).saturating_sub(1)
+    }
+
     /// Sets (or clears) the bits `bits` of row `(ly, lz)` of chunk `chunk`.
     pub(crate) fn fill_row(&mut self, chunk: usize, ly: i32, lz: i32, bits: u16, value: bool) {
         if self.slots[chunk] == 0 {
@@ -123,7 +142,7 @@ impl BitLayer {
         if self.slots[chunk] == 0 {
             self.slots[chunk] = (self.rows.len() / ROWS) as u32;
             self.rows.extend_from_slice(rows);
-            self.ones += rows.iter().map(|r| u64::from(r.count_ones())).sum::<u64>();
+            self.ones += count_ones(rows);
             return;
         }
         let start = self.slots[chunk] as usize * ROWS;
@@ -132,4 +151,15 @@ impl BitLayer {
             *r |= b;
         }
     }
+}
+
+/// Set bits of `rows`, four rows to a word (a popcount without the instruction is a few
+/// operations per word, whatever its width).
+fn count_ones(rows: &[u16; ROWS]) -> u64 {
+    rows.chunks_exact(4)
+        .map(|r| {
+            let w = u64::from(r[0]) | u64::from(r[1]) << 16 | u64::from(r[2]) << 32 | u64::from(r[3]) << 48;
+            u64::from(w.count_ones())
+        })
+        .sum()
 }

@@ -567,6 +567,44 @@ impl VoxelWorld {
         count
     }
 
+    /// The allocated chunks of the solid (or water) layer, in chunk index order, with their
+    /// 256 rows (row `(lz << 4) | ly`, bit `lx`).
+    pub(crate) fn layer_chunks(&self, water: bool) -> impl Iterator<Item = (usize, &[u16])> {
+        if water { self.water.chunks() } else { self.solid.chunks() }
+    }
+
+    /// Number of allocated chunks of the solid (or water) layer.
+    pub(crate) fn layer_chunk_count(&self, water: bool) -> usize {
+        if water { self.water.allocated_chunks() } else { self.solid.allocated_chunks() }
+    }
+
+    /// Reserves room for `new_chunks` more chunks of the solid (or water) layer, checked
+    /// against the world's memory limit first (on error nothing changed).
+    pub(crate) fn reserve_layer_chunks(&mut self, water: bool, new_chunks: usize) -> Result<(), WorldError> {
+        let limit = self.limits.max_world_bytes;
+        let needed = self.memory_bytes().saturating_add(new_chunks.saturating_mul(BitLayer::CHUNK_BYTES));
+        if needed > limit {
+            return Err(WorldError::MemoryLimit { needed, limit });
+        }
+        let layer = if water { &mut self.water } else { &mut self.solid };
+        layer.reserve_chunks(new_chunks, true);
+        Ok(())
+    }
+
+    /// ORs the 256 rows (row `(lz << 4) | ly`, bit `lx`) of chunk `index` into the solid (or
+    /// water) layer; the rows must hold no bit outside the world (the caller checks).
+    pub(crate) fn or_layer_chunk(&mut self, water: bool, index: usize, rows: &[u16; 256]) {
+        let layer = if water { &mut self.water } else { &mut self.solid };
+        layer.or_chunk(index, rows);
+    }
+
+    /// The 256 rows of chunk `index` of the solid (or water) layer, or `None` if it has no
+    /// set bit.
+    pub(crate) fn layer_chunk(&self, water: bool, index: usize) -> Option<&[u16]> {
+        let layer = if water { &self.water } else { &self.solid };
+        layer.chunk_rows(index)
+    }
+
     /// Clamps a voxel coordinate given as floats into `-1..=dims` (so far-off shapes clip).
     fn clamp_voxel(&self, v: Vec3) -> IVec3 {
         v.clamp(Vec3::splat(-1.0), self.dims.as_vec3()).as_ivec3()
@@ -907,7 +945,8 @@ mod tests {
         // the count at 0, and dry media then walked through the water of built levels).
         assert!(world.has_water());
         let air = Pass::new(&Media::AIR);
-        let wet = (0..17).flat_map(|z| (0..19).map(move |y| IVec3::new(3, y, z))).find(|&v| world.get(v) == Voxel::Water);
+        let wet =
+            (0..17).flat_map(|z| (0..19).map(move |y| IVec3::new(3, y, z))).find(|&v| world.get(v) == Voxel::Water);
         assert!(!world.passable(wet.unwrap(), air));
         let twice = world.or_rows(Voxel::Water, &words, wpr);
         assert_eq!(twice, count);
