@@ -19,6 +19,7 @@ use crate::medium::Media;
 /// assert!(Agent::new(f32::NAN, 1.0, 1.0).is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(try_from = "AgentSpec"))]
 pub struct Agent {
     length: f32,
     width: f32,
@@ -128,5 +129,24 @@ impl Agent {
     #[inline]
     pub fn media(&self) -> Media {
         self.media
+    }
+}
+
+/// What a serialized [`Agent`] holds; deserializing checks it like [`Agent::new`].
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct AgentSpec {
+    length: f32,
+    width: f32,
+    height: f32,
+    media: Media,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<AgentSpec> for Agent {
+    type Error = WorldError;
+
+    fn try_from(spec: AgentSpec) -> Result<Self, WorldError> {
+        Ok(Agent::new(spec.length, spec.width, spec.height)?.with_media(spec.media))
     }
 }

@@ -23,6 +23,7 @@
 /// assert!(matches!(err, WorldError::MemoryLimit { .. }));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Limits {
     /// Bytes a world may hold: its chunk tables and chunks (default 512 MiB).
     pub max_world_bytes: usize,

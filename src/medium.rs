@@ -2,6 +2,7 @@
 
 /// The state of one voxel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Voxel {
     /// Free, filled with air. The state of every voxel of a new world.
     #[default]
@@ -41,6 +42,7 @@ impl Voxel {
 /// assert!(!Media::AIR.allows(voxnav::Voxel::Water));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Media {
     /// Weight (percent) of moves into air, or `None` if air is forbidden.
     pub air: Option<u32>,

@@ -24,6 +24,7 @@ use crate::error::TrajectoryError;
 /// assert!(FlightProfile { speed: f32::NAN, ..slow }.validate().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FlightProfile {
     /// Cruise speed, world units per second (> 0). Sampling by time moves at this speed, and
     /// the bank angle grows with its square.

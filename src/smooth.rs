@@ -75,6 +75,7 @@ pub enum SmoothError {
 /// assert!(SmoothConfig { min_turn_radius: f32::NAN, ..config }.validate().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SmoothConfig {
     /// Media the agent may occupy (default [`Media::ANY`]); use the search's media.
     pub media: Media,

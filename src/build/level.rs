@@ -20,6 +20,7 @@ use crate::medium::Voxel;
 /// The default: 0.5 m voxels, the grid placed around the mesh, no seeds, interiors filled,
 /// rayon's default thread count, at most 1 GiB of working memory.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LevelConfig {
     /// Edge of a voxel, world units.
     pub voxel_size: f32,

@@ -80,6 +80,7 @@ pub struct MovingObstacle {
 /// assert!(config.validate().is_ok());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AvoidanceConfig {
     /// How far ahead (seconds) collisions with other agents are avoided. Default 2.
     pub time_horizon: f32,

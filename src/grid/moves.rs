@@ -8,6 +8,7 @@ use glam::IVec3;
 
 /// When a diagonal move is legal. Whatever the rule, the destination must be free.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DiagonalRule {
     /// Every voxel of the bounding box of the two voxels must be free: an agent filling its
     /// voxel never clips an edge or a corner. The Moving AI benchmark's rule. The default.

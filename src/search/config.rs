@@ -26,6 +26,7 @@ use crate::search::heuristic::Heuristic;
 /// assert!(fast.stats.weight >= 110);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Algorithm {
     /// A* over all 26 moves. Optimal with an admissible heuristic. The default.
     #[default]
@@ -126,6 +127,7 @@ impl Algorithm {
 /// assert_eq!(path.voxels.last(), Some(&IVec3::new(7, 5, 5))); // as close as it gets
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Fallback {
     /// Fail with [`PathError::Unreachable`]. The default.
     #[default]
@@ -146,6 +148,7 @@ pub enum Fallback {
 /// assert_eq!(config.heuristic, Heuristic::Octile);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SearchConfig {
     /// Move costs (default [`CostModel::GAME`]).
     pub costs: CostModel,

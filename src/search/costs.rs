@@ -19,6 +19,7 @@ use crate::error::PathError;
 /// assert!(CostModel { face: 10, edge: 30, corner: 40 }.validate().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostModel {
     /// Cost of a move along one axis.
     pub face: u64,

@@ -6,6 +6,7 @@ use crate::search::costs::CostModel;
 
 /// The estimate of the remaining cost from a voxel to the goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Heuristic {
     /// 3D octile distance: with `a >= b >= c` the sorted `|d|`,
     /// `corner * c + edge * (b - c) + face * (a - b)`. Exactly the cost of the shortest path in
