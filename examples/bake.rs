@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example bake -- LEVEL.glb --voxel S [--water PATTERN] [--seed x,y,z ...]
-//!     --out LEVEL.vxn [--export-3dmap LEVEL.3dmap]
+//!     --out LEVEL.vxn [--export-3dmap LEVEL.3dmap] [--export-glb VIEW.glb]
 //! ```
 //!
 //! Loads the mesh (nodes, meshes or materials whose name matches `--water`, default `water`,
@@ -12,7 +12,9 @@
 //! `bake triangles=.. solid=.. water=.. origin=x,y,z voxel=.. dims=X,Y,Z bake_ms=.. tris_per_s=..
 //! file_bytes=.. load_ms=..`. `--export-3dmap` also writes, in the Moving AI format with the
 //! world's voxel indices, every voxel an agent may not enter (solid, filled interiors, space cut
-//! off from the seeds; water is not blocked).
+//! off from the seeds; water is not blocked). `--export-glb` writes a debug view that opens in
+//! Blender or any glTF viewer: the navigable space's boundary (greedy-meshed voxel faces, node
+//! `world`) and the water's surface (node `water`, translucent).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -21,7 +23,7 @@ use glam::{IVec3, Vec3};
 use voxnav::{LevelConfig, LevelMesh, Limits, VoxelWorld, build_level};
 
 const HELP: &str = "usage: bake LEVEL.glb|LEVEL.obj --voxel S [--water PATTERN] [--seed x,y,z ...] --out LEVEL.vxn \
-[--export-3dmap LEVEL.3dmap]";
+[--export-3dmap LEVEL.3dmap] [--export-glb VIEW.glb]";
 
 struct Args {
     level: std::path::PathBuf,
@@ -30,6 +32,7 @@ struct Args {
     seeds: Vec<Vec3>,
     out: std::path::PathBuf,
     export_3dmap: Option<std::path::PathBuf>,
+    export_glb: Option<std::path::PathBuf>,
 }
 
 fn parse_point(text: &str) -> Result<Vec3, String> {
@@ -44,7 +47,7 @@ fn parse_point(text: &str) -> Result<Vec3, String> {
 fn parse_args() -> Result<Args, lexopt::Error> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_env();
-    let (mut level, mut voxel, mut out, mut export_3dmap) = (None, None, None, None);
+    let (mut level, mut voxel, mut out, mut export_3dmap, mut export_glb) = (None, None, None, None, None);
     let (mut water, mut seeds) = (String::from("water"), Vec::new());
     while let Some(arg) = parser.next()? {
         match arg {
@@ -53,6 +56,7 @@ fn parse_args() -> Result<Args, lexopt::Error> {
             Long("seed") => seeds.push(parser.value()?.parse_with(parse_point)?),
             Long("out") => out = Some(parser.value()?.into()),
             Long("export-3dmap") => export_3dmap = Some(parser.value()?.into()),
+            Long("export-glb") => export_glb = Some(parser.value()?.into()),
             Short('h') | Long("help") => {
                 println!("{HELP}");
                 std::process::exit(0);
@@ -68,6 +72,7 @@ fn parse_args() -> Result<Args, lexopt::Error> {
         seeds,
         out: out.ok_or("missing --out FILE")?,
         export_3dmap,
+        export_glb,
     })
 }
 
@@ -118,6 +123,14 @@ fn main() -> ExitCode {
     }
     if let Some(path) = &args.export_3dmap {
         let written = std::fs::File::create(path).map(std::io::BufWriter::new).and_then(|f| world.write_3dmap(f));
+        if let Err(e) = written {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(path) = &args.export_glb {
+        let written =
+            std::fs::File::create(path).map(std::io::BufWriter::new).and_then(|f| world.write_glb_view(f, &[]));
         if let Err(e) = written {
             eprintln!("{}: {e}", path.display());
             return ExitCode::FAILURE;

@@ -47,6 +47,8 @@ pub use crowd::field::{FieldError, GoalField};
 pub use error::{BuildError, LoadError, MeshError, PathError, TrajectoryError, VxnError, WorldError};
 pub use grid::components::Components;
 pub use grid::world::VoxelWorld;
+#[cfg(feature = "gltf")]
+pub use io::glb_view::ViewStats;
 pub use io::movingai::{Problem, Scenario};
 pub use limits::Limits;
 pub use medium::{Media, Voxel};
