@@ -1,6 +1,7 @@
-// The README's picture as a data URI, so that it renders on docs.rs too: a link definition
+// The README's pictures as data URIs, so that it renders on docs.rs too: a link definition
 // given first wins over the README's relative one (docs/flythrough.png) in rustdoc.
 #![doc = concat!("[flythrough]: data:image/jpeg;base64,", include_str!("../docs/flythrough.jpg.b64"))]
+#![doc = concat!("[level]: data:image/jpeg;base64,", include_str!("../docs/level-oa_dm7.jpg.b64"))]
 #![doc = ""]
 #![doc = include_str!("../README.md")]
 //!

@@ -63,12 +63,14 @@ impl Flight {
         profile: &FlightProfile,
     ) -> Result<Flight, Box<dyn Error>> {
         let t = Instant::now();
-        let path = finder.find_path(world, trip.start, trip.goal, &SearchConfig::for_agent(&trip.agent))?;
+        let search = SearchConfig { clearance: trip.clearance, ..SearchConfig::for_agent(&trip.agent) };
+        let path = finder.find_path(world, trip.start, trip.goal, &search)?;
         let search_time = t.elapsed();
         let t = Instant::now();
         // Longer bends than the default read better at this scale; the smoother falls back to
         // shorter ones (and to sharp corners) where they do not fit.
-        let config = SmoothConfig { bend_length: 3.0, ..SmoothConfig::for_agent(&trip.agent) };
+        let config =
+            SmoothConfig { bend_length: 3.0, clearance: trip.clearance, ..SmoothConfig::for_agent(&trip.agent) };
         let smooth = smooth_path(world, &path, &config)?;
         let trajectory = Trajectory::new(&smooth, profile)?;
         let poses = trajectory.samples_by_length(SPACING)?;

@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --release --example flythrough [-- --out DIR] [--size WxH] [--chase WxH]
 //!     [--frames N] [--aa N] [--threads N] [--stills M,M,...]
+//!     [--level PATH [--voxel S] [--seed x,y,z] [--start x,y,z] [--goal x,y,z]]
 //! ```
 //!
 //! Builds a procedural scene (a canyon with hoodoos, a lake split by a dam with an underwater
@@ -12,9 +13,13 @@
 //! three times the cost) to its nest in a grotto reached through the flooded cave. It smooths
 //! and orients the paths, renders an overview (`overview.png`) and a chase camera behind the
 //! drone (`chase.gif`), and prints what it did. Everything is deterministic.
+//!
+//! With `--level PATH` it flies through a real game level instead (see `level.rs`), e.g.
+//! `cargo run --release --example flythrough -- --level ../shared/levels/oa_dm7.glb`.
 
 mod flight;
 mod font;
+mod level;
 mod output;
 mod render;
 mod scene;
@@ -42,7 +47,13 @@ const USAGE: &str =
   --aa N        overview supersampling per axis, 1 to 4 (default 2)
   --threads N   render threads (default: all cores)
   --stills M,.. also write chase stills with the drone M metres along its path, as
-                chase-1.png, chase-2.png ... (default none)";
+                chase-1.png, chase-2.png ... (default none)
+  --level PATH  fly through a real level instead (.glb, .gltf, .obj, or a baked .vxn): it is
+                baked into OUT/NAME.vxn once and loaded from there after; a 1 m drone flies
+                (keeping clear of walls) and a fish swims across its largest water
+  --voxel S     the level's voxel size in metres (default: the shared levels' own, else 0.5)
+  --seed x,y,z  a point in the level's open air (needed for closed levels not in ../shared)
+  --start x,y,z --goal x,y,z  the drone's trip (default: the shared levels' sample points)";
 
 struct Args {
     out: PathBuf,
@@ -52,6 +63,7 @@ struct Args {
     aa: u32,
     threads: usize,
     stills: Vec<f32>,
+    level: Option<level::LevelArgs>,
 }
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -63,6 +75,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         aa: 2,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         stills: Vec::new(),
+        level: None,
     };
     let mut it = args;
     while let Some(flag) = it.next() {
@@ -75,11 +88,30 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--aa" => a.aa = parse_number(&value()?, 1, 4)? as u32,
             "--threads" => a.threads = parse_number(&value()?, 1, 256)?,
             "--stills" => a.stills = parse_metres(&value()?)?,
+            "--level" => a.level.get_or_insert_with(Default::default).path = PathBuf::from(value()?),
+            "--voxel" => {
+                let v = value()?.parse::<f32>().ok().filter(|v| v.is_finite() && *v > 0.0);
+                a.level.get_or_insert_with(Default::default).voxel = Some(v.ok_or("--voxel takes metres > 0")?);
+            }
+            "--seed" => a.level.get_or_insert_with(Default::default).seed = Some(parse_point(&value()?)?),
+            "--start" => a.level.get_or_insert_with(Default::default).start = Some(parse_point(&value()?)?),
+            "--goal" => a.level.get_or_insert_with(Default::default).goal = Some(parse_point(&value()?)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
+    if a.level.as_ref().is_some_and(|l| l.path.as_os_str().is_empty()) {
+        return Err("--voxel, --seed, --start and --goal go with --level PATH".into());
+    }
     Ok(a)
+}
+
+fn parse_point(s: &str) -> Result<voxnav::glam::Vec3, String> {
+    let parts: Vec<f32> = s.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+    match parts[..] {
+        [x, y, z] if parts.iter().all(|v| v.is_finite()) => Ok(voxnav::glam::Vec3::new(x, y, z)),
+        _ => Err(format!("expected x,y,z in metres, got {s:?}")),
+    }
 }
 
 fn parse_number(s: &str, min: usize, max: usize) -> Result<usize, String> {
@@ -141,12 +173,59 @@ fn count(world: &VoxelWorld) -> [usize; 3] {
 }
 
 fn run(args: &Args) -> Result<(), Box<dyn Error>> {
+    if let Some(level) = &args.level {
+        return run_level(args, level);
+    }
     let total = Instant::now();
     println!("voxnav fly-through");
     let t = Instant::now();
     let scene = Scene::build()?;
     let build_time = t.elapsed();
     let world = &scene.world;
+    describe(world);
+    println!("built in   {}", ms(build_time));
+    let flights = flight::plan_all(&scene)?;
+    report(world, &flights);
+    let checks = scene.check(&flights[0].points(), &flights[1].points());
+    println!("checks     {checks}");
+    if !checks.all() {
+        return Err("the scene's promises do not hold (see the checks)".into());
+    }
+    let palette = |v, n| scene.color(v, n);
+    let camera = shots::overview_camera(args.size.x, args.size.y);
+    render_all(args, world, &palette, &camera, &flights, total)
+}
+
+/// Runs the fly-through on a real level (`--level`).
+fn run_level(args: &Args, level_args: &level::LevelArgs) -> Result<(), Box<dyn Error>> {
+    let total = Instant::now();
+    println!("voxnav fly-through: {}", level_args.path.display());
+    let mut scene = level::load(level_args, &args.out)?;
+    describe(&scene.world);
+    println!("made       {} ({})", scene.made, scene.name);
+    let mut finder = voxnav::Pathfinder::new();
+    let flights = scene
+        .trips
+        .iter()
+        .zip([flight::PROFILES[0], flight::PROFILES[1]])
+        .map(|(&trip, profile)| {
+            flight::Flight::plan(&scene.world, &mut finder, trip, &profile).map_err(|e| format!("{}: {e}", trip.name))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    report(&scene.world, &flights);
+    let clear: Vec<bool> = flights.iter().map(|f| level::keeps_clear(&scene.world, &f.trip, &f.points())).collect();
+    println!("checks     every pose in its medium with its clearance: {clear:?}");
+    if clear.contains(&false) {
+        return Err("a flight leaves its medium or its clearance".into());
+    }
+    scene.cut_above(flights.iter().flat_map(|f| f.points()))?;
+    let palette = |v, n| scene.color(v, n);
+    let camera = level::overview_camera(&scene.view, scene.cut, args.size.x, args.size.y);
+    render_all(args, &scene.view, &palette, &camera, &flights, total)
+}
+
+/// Prints the world's size and contents.
+fn describe(world: &VoxelWorld) {
     let (d, size) = (world.dims(), world.voxel_size());
     let [air, water, solid] = count(world);
     println!(
@@ -160,10 +239,11 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         d.x * d.y * d.z,
         world.memory_bytes() as f64 / 1e6
     );
-    println!("built in   {}", ms(build_time));
+}
 
-    let flights = flight::plan_all(&scene)?;
-    for flight in &flights {
+/// Prints each flight.
+fn report(world: &VoxelWorld, flights: &[flight::Flight]) {
+    for flight in flights {
         let trip = flight.trip;
         let media = flight.trip.agent.media();
         let wet = flight.path.voxels.iter().filter(|&&v| world.get(v) == Voxel::Water).count();
@@ -184,19 +264,23 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
             media.water,
         );
     }
-    let checks = scene.check(&flights[0].points(), &flights[1].points());
-    println!("checks     {checks}");
-    if !checks.all() {
-        return Err("the scene's promises do not hold (see the checks)".into());
-    }
+}
 
+/// Renders the overview (from `camera`) and the chase animation (and stills) of `world`.
+fn render_all(
+    args: &Args,
+    world: &VoxelWorld,
+    palette: &(dyn Fn(voxnav::glam::IVec3, voxnav::glam::IVec3) -> voxnav::glam::Vec3 + Sync),
+    camera: &render::Camera,
+    flights: &[flight::Flight],
+    total: Instant,
+) -> Result<(), Box<dyn Error>> {
     std::fs::create_dir_all(&args.out)?;
-    let palette = |v, n| scene.color(v, n);
     let t = Instant::now();
-    let renderer = Renderer::new(world, &palette);
+    let renderer = Renderer::new(world, palette);
     let prep = t.elapsed();
     let t = Instant::now();
-    let frame = shots::overview(&renderer, &flights, args.size.x, args.size.y, args.aa, args.threads);
+    let frame = shots::overview(&renderer, camera, flights, args.aa, args.threads);
     let overview_time = t.elapsed();
     let t = Instant::now();
     let overview_path = args.out.join("overview.png");
@@ -211,7 +295,7 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     for k in 0..args.frames {
         let time = t0 + (t1 - t0) * k as f32 / (args.frames - 1) as f32;
         let t = Instant::now();
-        let frame = shots::chase_frame(&renderer, &scene, &flights, time, args.chase.x, args.chase.y, args.threads);
+        let frame = shots::chase_frame(&renderer, world, flights, time, args.chase.x, args.chase.y, args.threads);
         render_time += t.elapsed();
         let t = Instant::now();
         let last = k + 1 == args.frames;
@@ -222,7 +306,7 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     for (i, &m) in args.stills.iter().enumerate() {
         let time = flights[0].trajectory.pose_at_length(m)?.time.max(t0);
         let t = Instant::now();
-        let frame = shots::chase_frame(&renderer, &scene, &flights, time, args.chase.x, args.chase.y, args.threads);
+        let frame = shots::chase_frame(&renderer, world, flights, time, args.chase.x, args.chase.y, args.threads);
         render_time += t.elapsed();
         let path = args.out.join(format!("chase-{}.png", i + 1));
         output::write_png(&path, frame.width, frame.height, &frame.to_rgb8())?;

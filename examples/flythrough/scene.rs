@@ -43,6 +43,9 @@ pub struct Trip {
     pub start: Vec3,
     /// Goal (a voxel centre, world units).
     pub goal: Vec3,
+    /// Clearance radius in voxels (`SearchConfig::clearance`): 0 where the voxel is the
+    /// agent's step, as in this scene.
+    pub clearance: u8,
 }
 
 /// The built world and the trips planned through it.
@@ -107,18 +110,21 @@ impl Scene {
             agent: drone,
             start: centre(Vec3::new(2.0, 18.0, canyon_z(2.0))),
             goal: centre(pad_centre + Vec3::Y * 1.0),
+            clearance: 0,
         };
         let fish = Trip {
             name: "fish",
             agent: fish,
             start: mid_water(&world, LAKE_X - 6.0, canyon_z(LAKE_X) - 18.0),
             goal: mid_water(&world, LAKE_X + 7.0, canyon_z(LAKE_X) + 17.0),
+            clearance: 0,
         };
         let bird = Trip {
             name: "cormorant",
             agent: bird,
             start: centre(Vec3::new(44.0, 40.0, canyon_z(44.0) + 36.0)),
             goal: centre(grotto + Vec3::Y * 0.6),
+            clearance: 0,
         };
         Ok(Scene { world, drone, fish, bird, pad })
     }
@@ -249,7 +255,7 @@ fn pad_marking(dx: f32, dz: f32) -> bool {
 }
 
 /// sRGB components to linear.
-fn srgb(r: f32, g: f32, b: f32) -> Vec3 {
+pub fn srgb(r: f32, g: f32, b: f32) -> Vec3 {
     Vec3::new(r, g, b).powf(2.2)
 }
 

@@ -6,7 +6,6 @@ use voxnav::glam::{Quat, Vec3};
 
 use crate::flight::Flight;
 use crate::render::{Camera, DroneModel, Frame, Headlight, Renderer, Stroke};
-use crate::scene::Scene;
 
 /// Path colours (linear RGB): drone, fish, cormorant.
 pub const COLORS: [Vec3; 3] = [Vec3::new(1.0, 0.03, 0.35), Vec3::new(1.0, 0.85, 0.02), Vec3::new(0.95, 0.95, 0.95)];
@@ -19,15 +18,9 @@ pub fn overview_camera(width: u32, height: u32) -> Camera {
 
 /// The overview picture: the scene, the three paths, their ends and a legend. Rendered at
 /// `aa` times the size and averaged down.
-pub fn overview(
-    renderer: &Renderer<'_>,
-    flights: &[Flight],
-    width: u32,
-    height: u32,
-    aa: u32,
-    threads: usize,
-) -> Frame {
-    let camera = overview_camera(width, height).scaled(aa);
+pub fn overview(renderer: &Renderer<'_>, camera: &Camera, flights: &[Flight], aa: u32, threads: usize) -> Frame {
+    let width = camera.width;
+    let camera = camera.scaled(aa);
     let mut frame = renderer.render(&camera, None, None, threads);
     let px = aa as f32;
     for (flight, &color) in flights.iter().zip(&COLORS) {
@@ -119,7 +112,7 @@ pub fn chase_camera(
 /// drone's bank, pitch and height from its pose.
 pub fn chase_frame(
     renderer: &Renderer<'_>,
-    scene: &Scene,
+    world: &VoxelWorld,
     flights: &[Flight],
     time: f32,
     width: u32,
@@ -127,7 +120,7 @@ pub fn chase_frame(
     threads: usize,
 ) -> Frame {
     let drone = &flights[0];
-    let (camera, model, light) = chase_camera(&scene.world, drone, time, width, height);
+    let (camera, model, light) = chase_camera(world, drone, time, width, height);
     let mut frame = renderer.render(&camera, Some(light), Some(model), threads);
     let pose = drone.pose_at_time(time);
     let ahead: Vec<Vec3> = drone.poses.iter().filter(|p| p.s > pose.s + 2.0).map(|p| p.position).collect();

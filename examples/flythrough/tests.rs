@@ -70,13 +70,13 @@ fn frames_render_and_encode_at_the_size_asked_for() {
     let palette = |v, n| scene.color(v, n);
     let renderer = Renderer::new(&scene.world, &palette);
     let (w, h) = (64, 36);
-    let chase = shots::chase_frame(&renderer, &scene, &flights, shots::chase_start(&flights[0]) + 1.0, w, h, 2);
+    let chase = shots::chase_frame(&renderer, &scene.world, &flights, shots::chase_start(&flights[0]) + 1.0, w, h, 2);
     assert_eq!((chase.width, chase.height), (w, h));
     assert_eq!(chase.to_rgb8().len(), (w * h * 3) as usize);
     // The camera is behind the drone in free space: it sees something, not all sky or rock.
     assert!(chase.depth.iter().any(|d| d.is_finite()));
     assert!(chase.color.iter().all(|c| c.is_finite()));
-    let overview = shots::overview(&renderer, &flights, w, h, 2, 2);
+    let overview = shots::overview(&renderer, &shots::overview_camera(w, h), &flights, 2, 2);
     assert_eq!((overview.width, overview.height), (w, h));
     // The lake is in the overview: some pixels look through water.
     assert!(overview.water.iter().any(|d| d.is_finite()));
@@ -122,4 +122,45 @@ fn bad_arguments_are_errors() {
     ] {
         assert!(args(bad).is_err(), "{bad}");
     }
+}
+
+/// `--level` on a shared level (skipped with a notice without the data; required in CI): the
+/// level bakes, then loads from its bake, the drone keeps its clearance and the fish its water
+/// on every pose, and the cutaway renders.
+#[test]
+fn a_real_level_flies_and_renders() {
+    let dir = std::env::var_os("VOXNAV_LEVELS_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/levels"));
+    let path = dir.join("oa_dm7.glb");
+    if !path.is_file() {
+        assert!(std::env::var_os("CI").is_none(), "{} is missing and CI is set", path.display());
+        eprintln!("NOTICE: {} missing; skipping", path.display());
+        return;
+    }
+    let out = std::env::temp_dir().join(format!("voxnav-flythrough-test-{}", std::process::id()));
+    let args = crate::level::LevelArgs { path, ..Default::default() };
+    let first = crate::level::load(&args, &out).expect("the level bakes");
+    assert!(first.made.starts_with("baked"), "{}", first.made);
+    let mut scene = crate::level::load(&args, &out).expect("the bake loads");
+    assert!(scene.made.starts_with("loaded the bake"), "{}", scene.made);
+    assert_eq!(scene.trips.len(), 2, "a drone and a fish");
+    assert!(scene.trips[0].clearance >= 1, "a 1 m drone in 0.25 m voxels keeps clear");
+    let mut finder = voxnav::Pathfinder::new();
+    let flights: Vec<Flight> = scene
+        .trips
+        .iter()
+        .zip([flight::PROFILES[0], flight::PROFILES[1]])
+        .map(|(&trip, profile)| Flight::plan(&scene.world, &mut finder, trip, &profile).expect("a path"))
+        .collect();
+    for f in &flights {
+        assert!(crate::level::keeps_clear(&scene.world, &f.trip, &f.points()), "{}", f.trip.name);
+    }
+    scene.cut_above(flights.iter().flat_map(|f| f.points())).unwrap();
+    let palette = |v, n| scene.color(v, n);
+    let renderer = Renderer::new(&scene.view, &palette);
+    let camera = crate::level::overview_camera(&scene.view, scene.cut, 96, 54);
+    let frame = shots::overview(&renderer, &camera, &flights, 1, 2);
+    assert_eq!((frame.width, frame.height), (96, 54));
+    std::fs::remove_dir_all(&out).ok();
 }
