@@ -309,24 +309,25 @@ fn rows(
         emit(j0, xlo, xhi);
         return;
     }
+    // The x extent of the crossings on each line y = m, m in j0..=j1 + 1 (a convex polygon
+    // crosses a line at most twice, so updates rarely wait on each other), then of the
+    // vertices in each row: row j's extent is that of its vertices and of lines j and j + 1.
     let n = (j1 - j0 + 1) as usize;
     extents.clear();
-    extents.resize(n, [f64::INFINITY, f64::NEG_INFINITY]);
-    let mut put = |j: i32, x: f64| {
-        if j >= j0 && j <= j1 {
-            let e = &mut extents[(j - j0) as usize];
-            e[0] = if x < e[0] { x } else { e[0] };
-            e[1] = if x > e[1] { x } else { e[1] };
-        }
+    extents.resize(2 * n + 1, [f64::INFINITY, f64::NEG_INFINITY]);
+    let (lines, verts) = extents.split_at_mut(n + 1);
+    let widen = |e: &mut [f64; 2], x: f64| {
+        e[0] = if x < e[0] { x } else { e[0] };
+        e[1] = if x > e[1] { x } else { e[1] };
     };
     for i in 0..poly.n {
         let (a, b) = (poly.v[i], poly.v[(i + 1) % poly.n]);
         // The vertex, in every row whose widened slab holds it.
         let (r0, r1) = cells(a.y, a.y, n_rows);
-        for j in r0..=r1 {
-            put(j, a.x);
+        for j in r0.max(j0)..=r1.min(j1) {
+            widen(&mut verts[(j - j0) as usize], a.x);
         }
-        // The edge's crossings of the lines y = m strictly inside its y extent: both rows.
+        // The edge's crossings of the lines y = m strictly inside its y extent.
         let (ya, yb) = if a.y < b.y { (a, b) } else { (b, a) };
         let first = floor_i(ya.y) + 1;
         let last = ceil_i(yb.y) - 1;
@@ -334,12 +335,14 @@ fn rows(
             let slope = (yb.x - ya.x) / (yb.y - ya.y);
             for m in first.max(j0)..=last.min(j1 + 1) {
                 let x = ya.x + (f64::from(m) - ya.y) * slope;
-                put(m - 1, x);
-                put(m, x);
+                widen(&mut lines[(m - j0) as usize], x);
             }
         }
     }
-    for (r, &[lo, hi]) in extents.iter().enumerate() {
+    for (r, v) in verts.iter().enumerate() {
+        let (a, b) = (lines[r], lines[r + 1]);
+        let lo = v[0].min(a[0]).min(b[0]);
+        let hi = v[1].max(a[1]).max(b[1]);
         if lo <= hi {
             emit(j0 + r as i32, lo, hi);
         }
