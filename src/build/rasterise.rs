@@ -76,23 +76,31 @@ impl Poly {
     }
 }
 
-/// `floor(x)` as an integer, for `|x|` below 2^30 (inline: `f64::floor` is a library call
-/// without SSE4.1).
+/// `round(x)` (ties to even) as an integer and as a float, for `x` clamped to `±1e9` (NaN to
+/// `-1e9`): adding 1.5 * 2^52 leaves the integer in the low bits of the sum, with no
+/// conversion instruction (`f64::floor` is a library call without SSE4.1, and `as i32`
+/// checks for saturation).
 #[inline]
-fn floor_i(x: f64) -> i32 {
+fn round_i(x: f64) -> (f64, i32, f64) {
+    const MAGIC: f64 = 6_755_399_441_055_744.0;
     #[expect(clippy::manual_clamp, reason = "two instructions; clamp's checks cost measurably here")]
     let x = x.max(-1e9).min(1e9);
-    let t = x as i32;
-    t - i32::from(x < f64::from(t))
+    let s = x + MAGIC;
+    (x, s.to_bits() as i32, s - MAGIC)
 }
 
-/// `ceil(x)` as an integer, for `|x|` below 2^30.
+/// `floor(x)` as an integer, for `|x|` below 1e9 (clamped there).
+#[inline]
+fn floor_i(x: f64) -> i32 {
+    let (x, r, rf) = round_i(x);
+    r - i32::from(rf > x)
+}
+
+/// `ceil(x)` as an integer, for `|x|` below 1e9 (clamped there).
 #[inline]
 fn ceil_i(x: f64) -> i32 {
-    #[expect(clippy::manual_clamp, reason = "two instructions; clamp's checks cost measurably here")]
-    let x = x.max(-1e9).min(1e9);
-    let t = x as i32;
-    t + i32::from(x > f64::from(t))
+    let (x, r, rf) = round_i(x);
+    r + i32::from(rf < x)
 }
 
 /// The voxels `lo..=hi` (clamped to `0..n`) whose closed extent `[i, i + 1]` meets `[a, b]`
@@ -346,5 +354,27 @@ fn rows(
         if lo <= hi {
             emit(j0 + r as i32, lo, hi);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_and_ceil_match_the_library() {
+        let mut xs = vec![0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 1e-9, -1e-9, 7.0, -7.0, 1e9, -1e9, 123456.75];
+        for i in -40..40 {
+            let x = f64::from(i) * 0.25;
+            xs.extend([x, x + EPS, x - EPS, x.next_up(), x.next_down()]);
+        }
+        for x in xs {
+            assert_eq!(floor_i(x), x.floor() as i32, "{x}");
+            assert_eq!(ceil_i(x), x.ceil() as i32, "{x}");
+        }
+        assert_eq!(
+            (floor_i(1e300), ceil_i(-1e300), floor_i(f64::NAN)),
+            (1_000_000_000, -1_000_000_000, -1_000_000_000)
+        );
     }
 }
