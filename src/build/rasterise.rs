@@ -175,7 +175,7 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     let run = |(r, words): (usize, &mut [u64])| {
         let z0 = r as i32 * slab;
         let z1 = (z0 + slab).min(dims.z) - 1;
-        let mut extents = Vec::new();
+        let mut scratch = Scratch { polys: [Poly { v: [DVec3::ZERO; 9], n: 0 }; 3], extents: Vec::new() };
         for (k, tris) in by_order.iter().enumerate() {
             let o = ORDERS[k];
             let odims = IVec3::new(dims[o[0]], dims[o[1]], dims[o[2]]);
@@ -201,7 +201,7 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
                 if hi < zlo || lo > zhi {
                     continue;
                 }
-                triangle(*t, odims, lim, &w, words, &mut extents);
+                triangle(*t, odims, lim, &w, words, &mut scratch);
             }
         }
     };
@@ -256,32 +256,31 @@ fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
     Some([*verts.get(t[0] as usize)?, *verts.get(t[1] as usize)?, *verts.get(t[2] as usize)?])
 }
 
+/// Per-region scratch of [`triangle`]: the triangle, clipping buffers, row extents.
+struct Scratch {
+    polys: [Poly; 3],
+    extents: Vec<[f64; 2]>,
+}
+
 /// Rasterises one triangle (voxel units, axes `(run, row, layer)` of a grid of `dims`) into
 /// the voxels within `lim` (inclusive ranges on those axes) through `w`.
 #[inline]
-fn triangle(
-    t: [DVec3; 3],
-    dims: IVec3,
-    lim: [(i32, i32); 3],
-    w: &Writer,
-    words: &mut [u64],
-    extents: &mut Vec<[f64; 2]>,
-) {
-    let zero = DVec3::ZERO;
-    let tri = Poly { v: [t[0], t[1], t[2], zero, zero, zero, zero, zero, zero], n: 3 };
+fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut [u64], scratch: &mut Scratch) {
+    let Scratch { polys: [tri, tmp, layer], extents } = scratch;
+    tri.v[..3].copy_from_slice(&t);
+    tri.n = 3;
     let (zlo, zhi) = tri.range(2);
     let (k0, k1) = cells(zlo, zhi, dims.z);
-    let (mut tmp, mut layer) = (tri, tri);
     for k in k0.max(lim[2].0)..=k1.min(lim[2].1) {
         let kf = f64::from(k);
         let layer = if one_cell(zlo, zhi) {
-            &tri // wholly inside one layer: nothing to clip
+            &*tri // wholly inside one layer: nothing to clip
         } else {
-            tri.clip_slab(2, kf - EPS, kf + 1.0 + EPS, &mut tmp, &mut layer);
+            tri.clip_slab(2, kf - EPS, kf + 1.0 + EPS, tmp, layer);
             if layer.n == 0 {
                 continue;
             }
-            &layer
+            &*layer
         };
         rows(layer, dims.y, lim[1], extents, |j, xlo, xhi| {
             let (i0, i1) = cells(xlo, xhi, dims.x);
