@@ -242,7 +242,7 @@ impl Writer {
             let x = if s1 == 0 { j } else { k } as usize;
             let bit = 1u64 << (x % 64);
             let mut i = at + i0 as usize * s0 + x / 64 - self.base;
-            for _ in i0..=i1 {
+            for _ in i0..i1 + 1 {
                 words[i] |= bit;
                 i += s0;
             }
@@ -271,7 +271,7 @@ fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words:
     tri.n = 3;
     let (zlo, zhi) = tri.range(2);
     let (k0, k1) = cells(zlo, zhi, dims.z);
-    for k in k0.max(lim[2].0)..=k1.min(lim[2].1) {
+    for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
         let kf = f64::from(k);
         let layer = if one_cell(zlo, zhi) {
             &*tri // wholly inside one layer: nothing to clip
@@ -331,7 +331,7 @@ fn rows(
         let (a, b) = (poly.v[i], poly.v[(i + 1) % poly.n]);
         // The vertex, in every row whose widened slab holds it.
         let (r0, r1) = cells(a.y, a.y, n_rows);
-        for j in r0.max(j0)..=r1.min(j1) {
+        for j in r0.max(j0)..r1.min(j1) + 1 {
             widen(&mut verts[(j - j0) as usize], a.x);
         }
         // The edge's crossings of the lines y = m strictly inside its y extent.
@@ -340,7 +340,7 @@ fn rows(
         let last = ceil_i(yb.y) - 1;
         if first <= last {
             let slope = (yb.x - ya.x) / (yb.y - ya.y);
-            for m in first.max(j0)..=last.min(j1 + 1) {
+            for m in first.max(j0)..last.min(j1 + 1) + 1 {
                 let x = ya.x + (f64::from(m) - ya.y) * slope;
                 widen(&mut lines[(m - j0) as usize], x);
             }
