@@ -311,11 +311,6 @@ fn rows(
     if j0 > j1 {
         return;
     }
-    if one_cell(ylo, yhi) {
-        let (xlo, xhi) = poly.range(0);
-        emit(j0, xlo, xhi);
-        return;
-    }
     // The x extent of the crossings on each line y = m, m in j0..=j1 + 1 (a convex polygon
     // crosses a line at most twice, so updates rarely wait on each other), then of the
     // vertices in each row: row j's extent is that of its vertices and of lines j and j + 1.
@@ -327,7 +322,15 @@ fn rows(
         e[0] = if x < e[0] { x } else { e[0] };
         e[1] = if x > e[1] { x } else { e[1] };
     };
-    for i in 0..poly.n {
+    // One row: its extent is the polygon's (one call site of `emit`, so it is inlined).
+    let edges = if one_cell(ylo, yhi) {
+        let (xlo, xhi) = poly.range(0);
+        verts[0] = [xlo, xhi];
+        0
+    } else {
+        poly.n
+    };
+    for i in 0..edges {
         let (a, b) = (poly.v[i], poly.v[(i + 1) % poly.n]);
         // The vertex, in every row whose widened slab holds it.
         let (r0, r1) = cells(a.y, a.y, n_rows);
