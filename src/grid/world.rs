@@ -534,32 +534,54 @@ impl VoxelWorld {
         }
         let revision = next_revision();
         let layer = if voxel == Voxel::Solid { &mut self.solid } else { &mut self.water };
+        let (dx, dy, dz) = (self.dims.x as usize, self.dims.y as usize, self.dims.z as usize);
+        let cdx = self.chunk_dims.x as usize;
+        // Bits past the x extent, in the row's last word, are ignored.
+        let last = if dx.is_multiple_of(64) { !0 } else { (1u64 << (dx % 64)) - 1 };
+        let lw = (dx - 1) / 64;
         let mut count = 0;
-        let mut rows = [0u16; 256];
-        for cz in 0..self.chunk_dims.z {
-            for cy in 0..self.chunk_dims.y {
-                for cx in 0..self.chunk_dims.x {
-                    // Chunk (cx, cy, cz): bits 16 cx .. 16 cx + 15 of its 256 rows.
-                    let (w, shift) = (cx as usize / 4, (cx % 4) * 16);
-                    let past = self.dims.x - (cx << CHUNK_SHIFT);
-                    let mask = if past < CHUNK { ((1u32 << past) - 1) as u16 } else { u16::MAX };
-                    let mut any = 0;
-                    for lz in 0..CHUNK.min(self.dims.z - cz * CHUNK) {
-                        let z = (cz * CHUNK + lz) as usize;
-                        for ly in 0..CHUNK.min(self.dims.y - cy * CHUNK) {
-                            let y = (cy * CHUNK + ly) as usize;
-                            let bits = (words[(z * self.dims.y as usize + y) * wpr + w] >> shift) as u16 & mask;
-                            rows[((lz << CHUNK_SHIFT) | ly) as usize] = bits;
-                            any |= bits;
-                            count += u64::from(bits.count_ones());
+        // One band of chunks (cy, cz) at a time: its rows' words, read once, skipping empty
+        // ones, split into the 16-bit rows of the band's chunks.
+        let mut rows = vec![[0u16; 256]; cdx];
+        let mut any = vec![false; cdx];
+        for cz in 0..self.chunk_dims.z as usize {
+            for cy in 0..self.chunk_dims.y as usize {
+                for lz in 0..CHUNK as usize {
+                    let z = cz * CHUNK as usize + lz;
+                    if z >= dz {
+                        break;
+                    }
+                    for ly in 0..CHUNK as usize {
+                        let y = cy * CHUNK as usize + ly;
+                        if y >= dy {
+                            break;
+                        }
+                        let row = &words[(z * dy + y) * wpr..][..=lw];
+                        for (w, &word) in row.iter().enumerate() {
+                            let word = if w == lw { word & last } else { word };
+                            if word == 0 {
+                                continue;
+                            }
+                            count += u64::from(word.count_ones());
+                            for p in 0..4 {
+                                let bits = (word >> (16 * p)) as u16;
+                                if bits != 0 {
+                                    let cx = w * 4 + p;
+                                    rows[cx][(lz << CHUNK_SHIFT) | ly] = bits;
+                                    any[cx] = true;
+                                }
+                            }
                         }
                     }
-                    if any != 0 {
-                        let c = ((cz * self.chunk_dims.y + cy) * self.chunk_dims.x + cx) as usize;
-                        layer.or_chunk(c, &rows);
+                }
+                for cx in 0..cdx {
+                    if any[cx] {
+                        let c = (cz * self.chunk_dims.y as usize + cy) * cdx + cx;
+                        layer.or_chunk(c, &rows[cx]);
                         self.edits[c] = revision;
+                        rows[cx] = [0; 256];
+                        any[cx] = false;
                     }
-                    rows.fill(0);
                 }
             }
         }
