@@ -165,12 +165,11 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     // Regions: slabs of whole z-layers of the output, disjoint slices. One per thread and a
     // few more for balance; one on one thread. The bits are the same whatever the split.
     #[cfg(feature = "parallel")]
-    let threads = rayon::current_num_threads();
+    let threads = rayon::current_num_threads() as i32;
     #[cfg(not(feature = "parallel"))]
-    let threads = 1;
-    let regions = if threads <= 1 { 1 } else { (threads * 4) as i32 };
+    let threads = 1i32;
+    let regions = if threads <= 1 { 1 } else { threads * 4 };
     let slab = (dims.z + regions - 1) / regions;
-    let slab_words = out.wpr * dims.y as usize * slab as usize;
     let wpr = out.wpr;
     let run = |(r, words): (usize, &mut [u64])| {
         let z0 = r as i32 * slab;
@@ -209,6 +208,7 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     {
         use rayon::prelude::*;
         if regions > 1 {
+            let slab_words = wpr * dims.y as usize * slab as usize;
             out.words.par_chunks_mut(slab_words).enumerate().for_each(run);
         } else {
             run((0, &mut out.words));
