@@ -25,7 +25,7 @@ pub(crate) const MAX_CLEARANCE: u8 = 15;
 /// Largest box edge (voxels) [`VoxelWorld::near_solid_rows`] dilates at once: a chunk and its
 /// one-voxel halo.
 const MAX_EDGE: usize = CHUNK as usize + 2;
-/// Largest input edge: a box and its dilation on both sides.
+/// Largest input edge (along y): a box and its dilation on both sides.
 const MAX_INPUT: usize = MAX_EDGE + 2 * MAX_CLEARANCE as usize;
 
 /// Bits `0..width` set.
@@ -95,33 +95,28 @@ impl VoxelWorld {
         let (iy, iz) = (sy + span, sz + span);
         let in_width = (size.x + 2 * r) as u32;
         let keep = low_bits(size.x as u32);
-        // Input rows dilated along x: index `zi * iy + yi`.
-        let mut a = [0u64; MAX_INPUT * MAX_INPUT];
+        // One input z-layer at a time (no buffer of the whole input: a query that asks for a
+        // 3x3 mask must not clear kilobytes): its rows dilated along x, then along y, then ORed
+        // into every output layer within reach along z.
+        out.fill(0);
+        let mut layer = [0u64; MAX_INPUT];
         for zi in 0..iz {
-            for yi in 0..iy {
+            for (yi, d) in layer[..iy].iter_mut().enumerate() {
                 let w = self.solid_window(min.x - r, min.y - r + yi as i32, min.z - r + zi as i32, in_width);
-                let mut d = 0;
+                let mut x = 0;
                 for k in 0..=span {
-                    d |= w >> k;
+                    x |= w >> k;
                 }
-                a[zi * iy + yi] = d & keep;
+                *d = x & keep;
             }
-        }
-        // Along y, in place (row `yi` takes the OR of `yi ..= yi + span`).
-        for zi in 0..iz {
-            let row = &mut a[zi * iy..(zi + 1) * iy];
-            for yi in 0..sy {
-                row[yi] = row[yi..=yi + span].iter().fold(0, |m, &b| m | b);
-            }
-        }
-        // Along z.
-        for z in 0..sz {
+            let (z_lo, z_hi) = (zi.saturating_sub(span), zi.min(sz - 1));
             for y in 0..sy {
-                let mut m = 0;
-                for zi in z..=z + span {
-                    m |= a[zi * iy + y];
+                let m = layer[y..=y + span].iter().fold(0, |m, &b| m | b) as u32;
+                if m != 0 {
+                    for z in z_lo..=z_hi {
+                        out[z * sy + y] |= m;
+                    }
                 }
-                out[z * sy + y] = m as u32;
             }
         }
     }
