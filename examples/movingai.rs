@@ -4,10 +4,18 @@
 //! cargo run --release --example movingai -- MAP.3dmap|WORLD.vxn SCEN.3dscen [--costs game|precise]
 //!     [--heuristic octile|manhattan] [--every N] [--limit N] [--baseline pathfinding]
 //!     [--paths FILE] [--csv FILE] [--smooth] [--poses FILE] [--algorithm astar|jps|budget]
-//!     [--weight PERCENT] [--phase EXPANSIONS] [--radius R]
+//!     [--weight PERCENT] [--phase EXPANSIONS] [--radius R] [--edits SEED [--edits-out FILE]]
 //! ```
 //!
 //! A baked world (`.vxn`, written by the `bake` example) may stand in for the map.
+//!
+//! `--edits SEED`: after each path is found, a 3x3x3 block of solid is dropped on a seeded random
+//! inner voxel of it (skipped if the block covers an end, or disconnects start and goal); the
+//! path is repaired (`Pathfinder::repair_path`, from the start) and, side by side, found afresh
+//! on the edited world. Every repaired path is checked legal on the edited world. The summary
+//! adds `repaired= repair_median_us= replan_median_us= repair_mean_excess= edits_skipped=`;
+//! `--paths` then writes the repaired paths and `--edits-out F` one line per problem
+//! `index x0 y0 z0 x1 y1 z1` (the block, inclusive voxel bounds).
 //!
 //! `--radius R` (default 0) searches for an agent of clearance radius `R` voxels
 //! (`SearchConfig::clearance`): it keeps every voxel within Chebyshev distance `R` free of solid.
@@ -34,7 +42,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use voxnav::prelude::*;
-use voxnav::{Problem, Scenario};
+use voxnav::{PathCheck, Problem, Scenario};
 
 #[path = "support/baseline.rs"]
 mod baseline;
@@ -55,6 +63,8 @@ struct Args {
     smooth: bool,
     poses: Option<String>,
     radius: u8,
+    edits: Option<u64>,
+    edits_out: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -80,6 +90,8 @@ fn parse_args() -> Result<Args, String> {
         smooth: false,
         poses: None,
         radius: 0,
+        edits: None,
+        edits_out: None,
     };
     while let Some(arg) = it.next() {
         let mut value = || it.next().ok_or(format!("{arg} needs a value"));
@@ -125,6 +137,8 @@ fn parse_args() -> Result<Args, String> {
                     .filter(|&r| r <= SearchConfig::MAX_CLEARANCE)
                     .ok_or(format!("--radius takes R in 0..={}", SearchConfig::MAX_CLEARANCE))?
             }
+            "--edits" => a.edits = Some(value()?.parse().map_err(|_| "--edits takes a SEED (a number)")?),
+            "--edits-out" => a.edits_out = Some(value()?),
             "--smooth" => a.smooth = true,
             "--poses" => (a.smooth, a.poses) = (true, Some(value()?)),
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
@@ -197,6 +211,7 @@ fn main() -> ExitCode {
     let (mut solved, mut matched, mut max_excess, mut sum_excess) = (0usize, 0usize, 0f64, 0f64);
     let (mut baseline_us, mut baseline_mismatch, mut failures) = (0u128, 0usize, 0usize);
     let mut blocked_ends = 0usize;
+    let mut edits = Edits::default();
     let picked: Vec<(usize, Problem)> =
         scenario.problems.iter().copied().enumerate().step_by(args.every).take(args.limit).collect();
     for &(index, p) in &picked {
@@ -228,9 +243,10 @@ fn main() -> ExitCode {
                 if args.smooth {
                     flight.add(&world, index, &path, args.poses.is_some(), args.radius);
                 }
+                let repaired = args.edits.and_then(|seed| edits.run(&world, &mut finder, &config, index, seed, &path));
                 if args.paths.is_some() {
                     let _ = write!(paths_out, "{index}");
-                    for v in &path.voxels {
+                    for v in &repaired.as_ref().unwrap_or(&path).voxels {
                         let _ = write!(paths_out, " {},{},{}", v.x, v.y, v.z);
                     }
                     paths_out.push('\n');
@@ -259,7 +275,13 @@ fn main() -> ExitCode {
             }
         }
     }
-    for (file, text) in [(&args.paths, &paths_out), (&args.csv, &csv_out), (&args.poses, &flight.poses)] {
+    failures += edits.illegal;
+    for (file, text) in [
+        (&args.paths, &paths_out),
+        (&args.csv, &csv_out),
+        (&args.poses, &flight.poses),
+        (&args.edits_out, &edits.lines),
+    ] {
         if let Some(file) = file
             && let Err(e) = std::fs::write(file, text)
         {
@@ -286,6 +308,21 @@ fn main() -> ExitCode {
     );
     if args.radius > 0 {
         let _ = write!(summary, " radius={} blocked_ends={blocked_ends}", args.radius);
+    }
+    if args.edits.is_some() {
+        edits.repair_us.sort_unstable();
+        edits.replan_us.sort_unstable();
+        let _ = write!(
+            summary,
+            " repaired={} repair_median_us={} replan_median_us={} repair_mean_excess={:.6} edits_skipped={} repair_total_ms={:.1} replan_total_ms={:.1}",
+            edits.repair_us.len(),
+            percentile(&edits.repair_us, 0.5),
+            percentile(&edits.replan_us, 0.5),
+            edits.excess_sum / edits.repair_us.len().max(1) as f64,
+            edits.skipped,
+            edits.repair_us.iter().sum::<u128>() as f64 / 1e3,
+            edits.replan_us.iter().sum::<u128>() as f64 / 1e3,
+        );
     }
     if args.baseline {
         let _ = write!(
@@ -344,5 +381,84 @@ impl Flight {
                 self.failures += 1;
             }
         }
+    }
+}
+
+/// `--edits`: a block dropped on each path, then repair against a fresh search.
+#[derive(Default)]
+struct Edits {
+    repair_us: Vec<u128>,
+    replan_us: Vec<u128>,
+    excess_sum: f64,
+    skipped: usize,
+    illegal: usize,
+    lines: String,
+}
+
+impl Edits {
+    /// Drops the block for problem `index`, repairs `path` and replans; returns the repaired
+    /// path, or `None` when the problem is skipped.
+    fn run(
+        &mut self,
+        world: &VoxelWorld,
+        finder: &mut Pathfinder,
+        config: &SearchConfig,
+        index: usize,
+        seed: u64,
+        path: &Path,
+    ) -> Option<Path> {
+        let n = path.voxels.len();
+        // A seeded inner voxel (SplitMix64 of the seed and the problem's index).
+        let mut z = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let (start, goal) = (path.voxels[0], path.voxels[n - 1]);
+        if n < 3 {
+            self.skipped += 1;
+            return None;
+        }
+        let centre = path.voxels[1 + (z % (n as u64 - 2)) as usize];
+        let last = world.dims().as_ivec3() - 1;
+        let (lo, hi) = ((centre - 1).max(voxnav::glam::IVec3::ZERO), (centre + 1).min(last));
+        let covers = |v: voxnav::glam::IVec3| v.cmpge(lo).all() && v.cmple(hi).all();
+        if covers(start) || covers(goal) {
+            self.skipped += 1;
+            return None;
+        }
+        let mut edited = world.clone();
+        edited.fill_voxels(lo, hi, Voxel::Solid).ok()?;
+        // Repair first: the fresh search then finds the edited world's cached scans warm.
+        let t = Instant::now();
+        let repaired = finder.repair_path(&edited, path, 0, config);
+        let repair_us = t.elapsed().as_micros();
+        let t = Instant::now();
+        let fresh = finder.find_voxel_path(&edited, start, goal, config);
+        let replan_us = t.elapsed().as_micros();
+        let (repaired, fresh) = match (repaired, fresh) {
+            (Ok(r), Ok(f)) => (r, f),
+            (_, Err(PathError::Unreachable { .. })) => {
+                self.skipped += 1; // the block disconnects start and goal
+                return None;
+            }
+            (r, f) => {
+                eprintln!("problem {index}: repair {:?} / fresh {:?}", r.err(), f.err());
+                self.illegal += 1;
+                return None;
+            }
+        };
+        let legal = repaired.check(&edited.clone(), config) == PathCheck::Valid
+            && repaired.voxels.first() == Some(&start)
+            && repaired.voxels.last() == Some(&goal);
+        let exact = config.algorithm.suboptimality_bound() == 1.0;
+        if !legal || (exact && repaired.cost < fresh.cost) {
+            eprintln!("problem {index}: the repaired path is illegal or beats the optimum");
+            self.illegal += 1;
+        }
+        self.repair_us.push(repair_us);
+        self.replan_us.push(replan_us);
+        self.excess_sum += repaired.cost as f64 / fresh.cost.max(1) as f64 - 1.0;
+        let _ = writeln!(self.lines, "{index} {} {} {} {} {} {}", lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
+        Some(repaired)
     }
 }

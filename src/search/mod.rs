@@ -14,6 +14,7 @@ pub(crate) mod nodes;
 pub(crate) mod path;
 pub(crate) mod queue;
 pub(crate) mod radix_heap;
+pub(crate) mod repair;
 
 pub use config::{Algorithm, CostModel, DiagonalRule, Fallback, SearchConfig};
 pub use heuristic::Heuristic;
