@@ -1,9 +1,6 @@
 //! [`PathQueue`]: path requests served by priority within a per-frame expansion budget, so
 //! hundreds of agents asking at once do not all search in one frame.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use crate::error::PathError;
 use crate::grid::components::Components;
 use crate::grid::world::VoxelWorld;
@@ -16,39 +13,33 @@ use crate::search::path::SearchStep;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Ticket(pub u64);
 
-#[derive(Debug, Clone, Copy)]
-struct Waiting {
+/// A request not finished: waiting (perhaps paused mid-search) or running.
+#[derive(Debug)]
+struct Entry {
     priority: u32,
     ticket: Ticket,
     request: PathRequest,
-}
-
-impl PartialEq for Waiting {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Waiting {}
-impl Ord for Waiting {
-    /// Highest priority first, then oldest ticket first.
-    fn cmp(&self, o: &Self) -> Ordering {
-        self.priority.cmp(&o.priority).then(o.ticket.cmp(&self.ticket))
-    }
-}
-impl PartialOrd for Waiting {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
+    /// The frame ([`PathQueue::update`] count) it was filed in: its age.
+    filed: u64,
+    /// A search begun on it: its state and the world (size, revision) it was begun on.
+    search: Option<(Pathfinder, (glam::UVec3, u64))>,
 }
 
 /// A queue of path requests, worked off a slice per frame.
 ///
-/// [`push`](Self::push) files a request with a priority (higher first; equal priorities in
-/// arrival order). Each [`update`](Self::update) spends at most `budget` node expansions on the
-/// requests at the head of the queue, resuming the one it left unfinished last frame (it is not
-/// pre-empted by a later, higher priority), and returns the requests it finished. A result is
-/// exactly the one-shot result of the same request. If the world was edited between two
-/// frames, the unfinished search starts over on the new world.
+/// [`push`](Self::push) files a request with a priority. Each [`update`](Self::update) spends
+/// at most `budget` node expansions and returns the requests it finished. The order:
+/// - **Urgent first**: the request with the highest *effective* priority runs. A request that
+///   arrives with a higher one pre-empts the running search, which is paused (its search state
+///   kept) and later resumed where it stopped, not restarted.
+/// - **Nothing starves**: a request's effective priority is its priority plus one per
+///   [`ageing`](Self::set_ageing) frames it has been filed (30 by default); among equals, the
+///   oldest ticket first.
+/// - **Valid at delivery**: a search that was begun, or paused, on a world that has been edited
+///   or replaced since starts over on the world as it is; a result is delivered on the world of
+///   the frame it finished in, and is exactly the one-shot result of the same request there.
+/// - **Cancelling is immediate**: [`cancel`](Self::cancel) drops a queued, paused or running
+///   request at once.
 ///
 /// # Examples
 /// ```
@@ -66,12 +57,21 @@ impl PartialOrd for Waiting {
 /// assert_eq!(done[1].0, far);
 /// assert!(done.iter().all(|(_, r)| r.is_ok()));
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PathQueue {
-    waiting: BinaryHeap<Waiting>,
-    active: Option<(Ticket, PathRequest, (glam::UVec3, u64))>,
-    finder: Pathfinder,
+    waiting: Vec<Entry>,
+    active: Option<Entry>,
+    /// Pathfinders of finished searches, reused (their tables stay allocated).
+    spare: Vec<Pathfinder>,
     next: u64,
+    frame: u64,
+    ageing: u32,
+}
+
+impl Default for PathQueue {
+    fn default() -> Self {
+        Self { waiting: Vec::new(), active: None, spare: Vec::new(), next: 0, frame: 0, ageing: 30 }
+    }
 }
 
 impl PathQueue {
@@ -81,26 +81,40 @@ impl PathQueue {
         Self::default()
     }
 
+    /// Every `frames` updates a request has been filed, its effective priority rises by one
+    /// (0: never; priorities are then strict and a stream of urgent requests can starve a
+    /// lower one). 30 by default.
+    pub fn set_ageing(&mut self, frames: u32) {
+        self.ageing = frames;
+    }
+
     /// Files `request` with `priority` (higher is served first); returns its ticket.
     pub fn push(&mut self, request: PathRequest, priority: u32) -> Ticket {
         let ticket = Ticket(self.next);
         self.next += 1;
-        self.waiting.push(Waiting { priority, ticket, request });
+        self.waiting.push(Entry { priority, ticket, request, filed: self.frame, search: None });
         ticket
     }
 
-    /// Withdraws a request that has not finished; returns whether it was queued or running.
+    /// Withdraws a request that has not finished, at once; returns whether it was queued,
+    /// paused or running.
     pub fn cancel(&mut self, ticket: Ticket) -> bool {
-        if self.active.is_some_and(|(t, ..)| t == ticket) {
-            self.active = None;
+        if self.active.as_ref().is_some_and(|e| e.ticket == ticket) {
+            let entry = self.active.take();
+            self.recycle(entry);
             return true;
         }
-        let before = self.waiting.len();
-        self.waiting.retain(|w| w.ticket != ticket);
-        self.waiting.len() != before
+        match self.waiting.iter().position(|e| e.ticket == ticket) {
+            Some(i) => {
+                let entry = self.waiting.swap_remove(i);
+                self.recycle(Some(entry));
+                true
+            }
+            None => false,
+        }
     }
 
-    /// Requests not finished yet (queued or running).
+    /// Requests not finished yet (queued, paused or running).
     #[must_use]
     pub fn len(&self) -> usize {
         self.waiting.len() + usize::from(self.active.is_some())
@@ -110,6 +124,19 @@ impl PathQueue {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Keeps a dropped entry's pathfinder for the next search.
+    fn recycle(&mut self, entry: Option<Entry>) {
+        if let Some((finder, _)) = entry.and_then(|e| e.search) {
+            self.spare.push(finder);
+        }
+    }
+
+    /// Effective priority (see the type's docs), then the older ticket first.
+    fn key(&self, e: &Entry) -> (u64, std::cmp::Reverse<Ticket>) {
+        let age = if self.ageing == 0 { 0 } else { (self.frame - e.filed) / u64::from(self.ageing) };
+        (u64::from(e.priority) + age, std::cmp::Reverse(e.ticket))
     }
 
     /// Works for one frame: at most `budget` expansions in all (and at least one request
@@ -125,44 +152,53 @@ impl PathQueue {
         components: Option<&Components>,
         budget: usize,
     ) -> Vec<(Ticket, Result<Path, PathError>)> {
+        self.frame += 1;
         let mut done = Vec::new();
         let mut left = budget.max(1);
         let stamp = (world.dims(), world.revision());
         while left > 0 {
-            if self.active.is_none_or(|(.., s)| s != stamp) {
-                // Start the next request (or restart one whose world was edited).
-                let (ticket, request) = match self.active.take() {
-                    Some((t, r, _)) => (t, r),
-                    None => match self.waiting.pop() {
-                        Some(w) => (w.ticket, w.request),
-                        None => break,
-                    },
-                };
+            // The most urgent waiting request takes over if it outranks the running one.
+            let best = (0..self.waiting.len()).max_by_key(|&i| self.key(&self.waiting[i]));
+            if let Some(b) = best
+                && self.active.as_ref().is_none_or(|a| self.key(&self.waiting[b]) > self.key(a))
+            {
+                if let Some(paused) = self.active.take() {
+                    self.waiting.push(paused);
+                }
+                self.active = Some(self.waiting.swap_remove(b));
+            }
+            let Some(mut entry) = self.active.take() else { break };
+            let current = entry.search.as_ref().is_some_and(|(_, s)| *s == stamp);
+            if !current {
+                // Begin (or begin again: the world changed since it was begun or paused).
+                let mut finder = entry.search.take().map(|(f, _)| f).or_else(|| self.spare.pop()).unwrap_or_default();
+                let request = entry.request;
                 let begun = match components {
-                    Some(c) => self.finder.begin_with(world, c, request.start, request.goal, &request.config),
-                    None => self.finder.begin(world, request.start, request.goal, &request.config),
+                    Some(c) => finder.begin_with(world, c, request.start, request.goal, &request.config),
+                    None => finder.begin(world, request.start, request.goal, &request.config),
                 };
                 if let Err(e) = begun {
-                    done.push((ticket, Err(e)));
+                    self.spare.push(finder);
+                    done.push((entry.ticket, Err(e)));
                     left -= 1;
                     continue;
                 }
-                self.active = Some((ticket, request, stamp));
+                entry.search = Some((finder, stamp));
             }
-            let Some((ticket, ..)) = self.active else { break };
-            let before = self.finder.stats().expanded;
-            let step = self.finder.advance(world, left);
-            let used = self.finder.stats().expanded.saturating_sub(before).max(1);
+            let Some((finder, _)) = entry.search.as_mut() else { break };
+            let before = finder.stats().expanded;
+            let step = finder.advance(world, left);
+            let used = finder.stats().expanded.saturating_sub(before).max(1);
             left = left.saturating_sub(used);
             match step {
-                SearchStep::Pending => {}
+                SearchStep::Pending => self.active = Some(entry),
                 SearchStep::Found(path) => {
-                    self.active = None;
-                    done.push((ticket, Ok(path)));
+                    done.push((entry.ticket, Ok(path)));
+                    self.recycle(Some(entry));
                 }
                 SearchStep::Failed(e) => {
-                    self.active = None;
-                    done.push((ticket, Err(e)));
+                    done.push((entry.ticket, Err(e)));
+                    self.recycle(Some(entry));
                 }
             }
         }
