@@ -285,6 +285,14 @@ pub enum TrajectoryError {
     /// samples.
     #[error("sampling would return {0} samples (more than 50 million)")]
     TooManySamples(u64),
+    /// [`Trajectory::continue_from`](crate::Trajectory::continue_from): the smoothed path does
+    /// not start at the pose's position (`distance` away, world units), or the pose is not
+    /// finite (`distance` is then NaN or infinite).
+    #[error("the smoothed path starts {distance} units from the pose it should continue")]
+    NotAtStart {
+        /// Distance from the pose to the path's start, world units.
+        distance: f32,
+    },
 }
 
 /// Why a baked world (`.vxn`) could not be read.

@@ -37,6 +37,7 @@ mod search;
 // Flight: smoothing, orientation, trajectories, interop.
 mod interop;
 mod orient;
+mod rejoin;
 mod smooth;
 mod trajectory;
 
@@ -60,6 +61,7 @@ pub use search::queue::{PathQueue, Ticket};
 pub use search::{Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, SearchConfig};
 // Flight: smoothing, orientation, trajectories.
 pub use orient::{FlightProfile, euler_transform};
+pub use rejoin::smooth_from;
 pub use smooth::{SmoothConfig, SmoothError, SmoothPath, segment_clear, smooth_path, smooth_voxels};
 pub use trajectory::{Pose, Trajectory};
 

@@ -53,6 +53,23 @@ pub enum SmoothError {
         /// Second voxel of the step.
         to: IVec3,
     },
+    /// [`smooth_from`](crate::smooth_from): the agent's position or heading is NaN or
+    /// infinite, or its heading is zero.
+    #[error("the agent's pose is not usable: position {position}, heading {heading}")]
+    InvalidPose {
+        /// The position given.
+        position: Vec3,
+        /// The heading given.
+        heading: Vec3,
+    },
+    /// [`smooth_from`](crate::smooth_from): the agent's box has no clear straight way from its
+    /// position to any of the path's first waypoints (it overlaps a voxel blocked for it where
+    /// it is, say: outside the world, solid, or of a medium it may not enter).
+    #[error("the agent at {position} cannot rejoin the path: its box is blocked there or on the way")]
+    CannotRejoin {
+        /// The agent's position.
+        position: Vec3,
+    },
     /// A [`SmoothConfig`] field is NaN, infinite, zero or negative.
     #[error("smoothing parameter {name} must be finite and > 0, got {value}")]
     InvalidConfig {
@@ -110,7 +127,7 @@ impl SmoothConfig {
     }
 
     /// How the swept box sees voxels.
-    fn pass(&self) -> Pass {
+    pub(crate) fn pass(&self) -> Pass {
         Pass::new(&self.media).with_radius(self.clearance)
     }
 
@@ -358,7 +375,7 @@ pub(crate) fn sweep(a: IVec3, b: IVec3, mut visit: impl FnMut(IVec3) -> bool) ->
 /// Whether the box stays clear while its centre stays in the box `lo..=hi` (voxel units):
 /// every voxel overlapping `[lo - 0.5, hi + 0.5]` with positive volume is free.
 /// With a clearance radius `r`, the voxels within `r` of them hold no solid voxel either.
-fn region_clear(world: &VoxelWorld, pass: Pass, lo: DVec3, hi: DVec3) -> bool {
+pub(crate) fn region_clear(world: &VoxelWorld, pass: Pass, lo: DVec3, hi: DVec3) -> bool {
     let vmin = ((lo - 1.5).floor() + 1.0).as_ivec3();
     let vmax = ((hi + 0.5).ceil() - 1.0).as_ivec3();
     let media = pass.media_only();
@@ -376,7 +393,7 @@ fn region_clear(world: &VoxelWorld, pass: Pass, lo: DVec3, hi: DVec3) -> bool {
 }
 
 /// Whether the box stays clear along the polyline through `points` (straight between points).
-fn polyline_clear(world: &VoxelWorld, pass: Pass, points: &[DVec3]) -> bool {
+pub(crate) fn polyline_clear(world: &VoxelWorld, pass: Pass, points: &[DVec3]) -> bool {
     const GROUP: usize = 8;
     let mut i = 0;
     while i + 1 < points.len() {
@@ -398,7 +415,7 @@ fn polyline_clear(world: &VoxelWorld, pass: Pass, points: &[DVec3]) -> bool {
 
 /// A cubic Bezier curve.
 #[derive(Debug, Clone, Copy)]
-struct Bezier([DVec3; 4]);
+pub(crate) struct Bezier(pub(crate) [DVec3; 4]);
 
 impl Bezier {
     fn point(&self, t: f64) -> DVec3 {
@@ -418,7 +435,7 @@ impl Bezier {
 
     /// Knots at most [`BEND_SPACING`] apart, both ends included; `s` counts from 0. The end
     /// tangents are set to `t0` and `t1` exactly.
-    fn knots(&self, t0: DVec3, t1: DVec3) -> Vec<Knot> {
+    pub(crate) fn knots(&self, t0: DVec3, t1: DVec3) -> Vec<Knot> {
         let [p0, p1, p2, p3] = self.0;
         let hull = p0.distance(p1) + p1.distance(p2) + p2.distance(p3);
         let mut n = ((hull / BEND_SPACING).ceil() as usize).max(1);
@@ -453,7 +470,7 @@ impl Bezier {
 }
 
 /// Whether consecutive knot tangents turn by at most `max_curvature` per unit of distance.
-fn turns_within(knots: &[Knot], max_curvature: f64) -> bool {
+pub(crate) fn turns_within(knots: &[Knot], max_curvature: f64) -> bool {
     knots.windows(2).all(|w| {
         let angle = w[0].tangent.angle_between(w[1].tangent);
         angle <= max_curvature * w[0].pos.distance(w[1].pos) * (1.0 + 1e-9) + 1e-12
@@ -647,11 +664,115 @@ pub fn smooth_path(world: &VoxelWorld, path: &Path, config: &SmoothConfig) -> Re
 /// assert!(matches!(smooth_voxels(&world, &[], &SmoothConfig::default()), Err(SmoothError::EmptyPath)));
 /// ```
 pub fn smooth_voxels(world: &VoxelWorld, voxels: &[IVec3], config: &SmoothConfig) -> Result<SmoothPath, SmoothError> {
+    smooth(world, voxels, config, None)
+}
+
+/// Where a moving agent is (voxel units) and its unit direction of travel, for
+/// [`smooth_from`](crate::smooth_from).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Underway {
+    pub(crate) position: DVec3,
+    pub(crate) heading: DVec3,
+}
+
+/// How many of the first string-pulled waypoints an agent under way may head straight for.
+const START_REACH: usize = 8;
+/// Spacing (voxels) of the points at which a straight line from an agent under way is checked.
+const LINE_STEP: f64 = 0.25;
+
+/// Whether the agent's box stays clear on the straight line from `a` to `b` (any points):
+/// checked over the boxes of points at most [`LINE_STEP`] apart and the hulls between them, a
+/// slight over-approximation of the swept box.
+fn line_clear(world: &VoxelWorld, pass: Pass, a: DVec3, b: DVec3) -> bool {
+    let n = ((a.distance(b) / LINE_STEP).ceil() as usize).max(1);
+    let points: Vec<DVec3> = (0..=n).map(|i| a.lerp(b, i as f64 / n as f64)).collect();
+    polyline_clear(world, pass, &points)
+}
+
+/// `p` rounded to 1/8192 voxel, for the clearance checks of an agent under way: a pose's
+/// position is an `f32` in world units, so an agent that touches a wall exactly (its box face on
+/// a voxel face) may sit a few millionths of a voxel inside it after rounding.
+fn snap(p: DVec3) -> DVec3 {
+    (p * 8192.0).round() / 8192.0
+}
+
+/// Arc lengths (voxels) along the curve at which the turn from an agent's heading onto it may
+/// join it, in the order tried: the nearest join whose curve is clear and gentle enough wins.
+const JOINS: [f64; 8] = [0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0];
+
+/// The curve from an agent under way at `knots[0]`, heading `d`, onto `knots` (which start
+/// there and turn in place onto their first leg): a cubic tangent to `d` at the agent and to
+/// the curve where it joins it, at the first of [`JOINS`] where it is clear and turns no tighter
+/// than `max_curvature`. Returns the new knots, or `None`.
+fn join_from(world: &VoxelWorld, pass: Pass, max_curvature: f64, d: DVec3, knots: &[Knot]) -> Option<Vec<Knot>> {
+    let p = knots[0].pos;
+    let total = knots.last().map_or(0.0, |k| k.s);
+    for s_join in JOINS {
+        if s_join > total {
+            break;
+        }
+        let (q, tq, rest) = split_at(knots, s_join);
+        let h = p.distance(q) / 3.0;
+        let lead = Bezier([p, p + d * h, q - tq * h, q]).knots(d, tq);
+        if !turns_within(&lead, max_curvature) {
+            continue;
+        }
+        // Checked from the snapped start (the same curve within 1/16384 voxel).
+        let check = Bezier([snap(p), p + d * h, q - tq * h, q]).knots(d, tq);
+        let points: Vec<DVec3> = check.iter().map(|k| k.pos).collect();
+        if !polyline_clear(world, pass, &points) {
+            continue;
+        }
+        let lead_len = lead.last().map_or(0.0, |k| k.s);
+        let mut out = lead;
+        out.extend(rest.iter().map(|k| Knot { s: k.s - s_join + lead_len, ..*k }));
+        return Some(out);
+    }
+    None
+}
+
+/// The point of the curve at arc length `s` (`0 < s <= its length`), its tangent, and the
+/// knots after it.
+fn split_at(knots: &[Knot], s: f64) -> (DVec3, DVec3, &[Knot]) {
+    let i = knots.partition_point(|k| k.s < s);
+    let b = knots[i.min(knots.len() - 1)];
+    if i == 0 || b.s == s {
+        // At a sharp corner, the tangent before it: the knots after turn in place.
+        return (b.pos, b.tangent, &knots[i.min(knots.len() - 1) + 1..]);
+    }
+    let a = knots[i - 1];
+    let f = (s - a.s) / (b.s - a.s);
+    (a.pos.lerp(b.pos, f), a.tangent.lerp(b.tangent, f).normalize_or(a.tangent), &knots[i..])
+}
+
+/// [`smooth_voxels`], or with `start` the curve from an agent under way (see
+/// [`smooth_from`](crate::smooth_from)).
+pub(crate) fn smooth(
+    world: &VoxelWorld,
+    voxels: &[IVec3],
+    config: &SmoothConfig,
+    start: Option<Underway>,
+) -> Result<SmoothPath, SmoothError> {
     config.validate()?;
     let pass = config.pass();
-    let raw_length = validate(world, voxels, pass)?;
+    let mut raw_length = validate(world, voxels, pass)?;
     let waypoints = string_pull(world, voxels, pass);
-    let w: Vec<DVec3> = waypoints.iter().map(|v| v.as_dvec3() + 0.5).collect();
+    let mut w: Vec<DVec3> = waypoints.iter().map(|v| v.as_dvec3() + 0.5).collect();
+    if let Some(Underway { position: p, .. }) = start {
+        // The agent heads straight for the farthest of the first waypoints it sees.
+        let reach = w.len().min(START_REACH);
+        let Some(j) = (0..reach).rev().find(|&i| line_clear(world, pass, snap(p), w[i])) else {
+            let position = (world.origin().as_dvec3() + p * f64::from(world.voxel_size())).as_vec3();
+            return Err(SmoothError::CannotRejoin { position });
+        };
+        raw_length += p.distance(w[0]);
+        w.drain(..j);
+        if p.distance(w[0]) < 1e-9 {
+            w[0] = p;
+        } else {
+            w.insert(0, p);
+        }
+    }
     let legs: Vec<(DVec3, f64)> = w
         .windows(2)
         .map(|p| {
@@ -681,6 +802,9 @@ pub fn smooth_voxels(world: &VoxelWorld, voxels: &[IVec3], config: &SmoothConfig
             length -= bends[i].take().map_or(0.0, |b| excess(&b));
         }
     }
+    // An agent under way starts along its heading (then turns in place onto the first leg).
+    let first_tangent = legs.first().map_or(DVec3::ZERO, |l| l.0);
+    let start_tangent = start.map_or(first_tangent, |u| u.heading);
 
     let mut knots: Vec<Knot> = Vec::new();
     let mut s = 0.0;
@@ -693,8 +817,10 @@ pub fn smooth_voxels(world: &VoxelWorld, voxels: &[IVec3], config: &SmoothConfig
         }
         knots.push(Knot { s, ..k });
     };
-    let first_tangent = legs.first().map_or(DVec3::ZERO, |l| l.0);
-    push(&mut knots, Knot { pos: w[0], tangent: first_tangent, curvature: DVec3::ZERO, s: 0.0 });
+    push(&mut knots, Knot { pos: w[0], tangent: start_tangent, curvature: DVec3::ZERO, s: 0.0 });
+    if first_tangent != DVec3::ZERO {
+        push(&mut knots, Knot { pos: w[0], tangent: first_tangent, curvature: DVec3::ZERO, s: 0.0 });
+    }
     for (i, &(dir, _)) in legs.iter().enumerate() {
         // Leg i runs from waypoint i to waypoint i + 1; bends[j] belongs to waypoint j + 1.
         let start_cut = if i > 0 { bends[i - 1].as_ref().map_or(0.0, |b| b.l_out) } else { 0.0 };
@@ -716,7 +842,18 @@ pub fn smooth_voxels(world: &VoxelWorld, voxels: &[IVec3], config: &SmoothConfig
             }
         }
     }
-    let sharp_corners = bends.iter().filter(|b| b.is_none()).count();
+    let mut sharp_corners = bends.iter().filter(|b| b.is_none()).count();
+    if start.is_some() {
+        // The turn in place at the start, replaced by a curve where one fits.
+        let max_curvature = 1.0 / f64::from(config.min_turn_radius);
+        let joined = if config.curves && knots.len() > 1 && knots[0].tangent != knots[1].tangent {
+            join_from(world, pass, max_curvature, start_tangent, &knots)
+        } else {
+            None
+        };
+        knots = joined.unwrap_or(knots);
+        sharp_corners = knots.windows(2).filter(|k| k[0].pos == k[1].pos && k[0].tangent != k[1].tangent).count();
+    }
     Ok(SmoothPath {
         origin: world.origin(),
         voxel_size: world.voxel_size(),

@@ -218,6 +218,55 @@ impl Trajectory {
     /// # Errors
     /// [`TrajectoryError::InvalidProfile`] if `profile` fails [`FlightProfile::validate`].
     pub fn new(smooth: &SmoothPath, profile: &FlightProfile) -> Result<Self, TrajectoryError> {
+        Self::build(smooth, profile, None)
+    }
+
+    /// Continues an agent's flight from `pose` (where it is now, on its old trajectory) along
+    /// `smooth`, a curve that starts at `pose.position` tangent to `pose.tangent`: what
+    /// [`smooth_from`](crate::smooth_from) makes of a repaired path. The new trajectory's first
+    /// pose is `pose` itself (position, direction of travel and orientation, bank included;
+    /// `s` and `time` restart from 0), so the agent goes on without a jump.
+    ///
+    /// The orientation follows the rules of [`Trajectory`], with two changes at the start: the
+    /// up axis is carried on from `pose`'s instead of starting upright, and the difference
+    /// between `pose.orientation` and the orientation the rules give there fades out linearly
+    /// over the first [`FlightProfile::bank_smoothing`] voxels of travel.
+    /// [`max_turn_rate`](Self::max_turn_rate) includes that fade.
+    ///
+    /// # Errors
+    /// [`TrajectoryError::InvalidProfile`] as [`new`](Self::new);
+    /// [`TrajectoryError::NotAtStart`] if `smooth` does not start at `pose.position` (within
+    /// 1/1000 of a voxel) or `pose` is not finite.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::{IVec3, UVec3, Vec3};
+    /// use voxnav::{smooth_from, smooth_voxels, FlightProfile, SmoothConfig, Trajectory, VoxelWorld};
+    /// let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(16)).unwrap();
+    /// let config = SmoothConfig::default();
+    /// let old: Vec<IVec3> = (2..14).map(|x| IVec3::new(x, 4, 4)).collect();
+    /// let flight = Trajectory::new(&smooth_voxels(&world, &old, &config).unwrap(), &FlightProfile::AIR).unwrap();
+    /// let pose = flight.pose_at_time(0.5).unwrap(); // 3 voxels along, at (5.5, 4.5, 4.5)
+    /// // A new way from there, turning up.
+    /// let new: Vec<IVec3> = (5..10).map(|y| IVec3::new(5, y, 4)).collect();
+    /// let smooth = smooth_from(&world, pose.position, pose.tangent, &new, &config).unwrap();
+    /// let next = Trajectory::continue_from(&pose, &smooth, &FlightProfile::AIR).unwrap();
+    /// let first = next.pose_at_time(0.0).unwrap();
+    /// assert!(first.position.distance(pose.position) < 1e-5);
+    /// assert!(first.orientation.angle_between(pose.orientation) < 1e-3);
+    /// ```
+    pub fn continue_from(pose: &Pose, smooth: &SmoothPath, profile: &FlightProfile) -> Result<Self, TrajectoryError> {
+        let size = f64::from(smooth.voxel_size());
+        let start = smooth.knots().first().map(|k| smooth.to_world(k.pos));
+        let finite = pose.position.is_finite() && pose.tangent.is_finite() && pose.orientation.is_finite();
+        let distance = start.map_or(f64::INFINITY, |p| f64::from(p.distance(pose.position)));
+        if !finite || distance.is_nan() || distance > 1e-3 * size {
+            return Err(TrajectoryError::NotAtStart { distance: distance as f32 });
+        }
+        Self::build(smooth, profile, Some(pose))
+    }
+
+    fn build(smooth: &SmoothPath, profile: &FlightProfile, from: Option<&Pose>) -> Result<Self, TrajectoryError> {
         profile.validate()?;
         let size = f64::from(smooth.voxel_size());
         let speed = f64::from(profile.speed) / size;
@@ -236,7 +285,16 @@ impl Trajectory {
         let mut b = Builder {
             knots: Vec::with_capacity(src.len() * 2),
             bank: Vec::with_capacity(src.len() * 2),
-            up: initial_up(src.iter().map(|k| if k.tangent == DVec3::ZERO { DVec3::NEG_Z } else { k.tangent })),
+            up: from
+                .map(|pose| {
+                    let (up, t) = (pose.up().as_dvec3(), src[0].tangent);
+                    up - t * up.dot(t)
+                })
+                .filter(|up| up.length() > 1e-3)
+                .map_or_else(
+                    || initial_up(src.iter().map(|k| if k.tangent == DVec3::ZERO { DVec3::NEG_Z } else { k.tangent })),
+                    DVec3::normalize,
+                ),
             profile: *profile,
             bank_gain: f64::from(profile.speed).powi(2) / f64::from(profile.gravity) / size,
         };
@@ -298,7 +356,6 @@ impl Trajectory {
         };
         let max_pitch = f64::from(profile.max_pitch);
         let mut knots = b.knots;
-        let mut previous: Option<DQuat> = None;
         for k in &mut knots {
             let roll = (integral(k.tau + w) - integral(k.tau - w)) / (2.0 * w);
             let excess = k.tangent.y.clamp(-1.0, 1.0).asin().abs() - max_pitch;
@@ -306,16 +363,32 @@ impl Trajectory {
             if excess > 0.0 {
                 q *= DQuat::from_rotation_x(-excess * k.tangent.y.signum());
             }
-            q = (q * DQuat::from_rotation_z(-roll)).normalize();
-            if previous.is_some_and(|p| p.dot(q) < 0.0) {
-                q = -q;
+            k.q = (q * DQuat::from_rotation_z(-roll)).normalize();
+        }
+        // Continuing from a pose: its difference from the rules' first orientation fades out.
+        let mut fade_rate = 0.0;
+        if let Some(pose) = from {
+            let mut delta = (pose.orientation.as_dquat().normalize() * knots[0].q.inverse()).normalize();
+            if delta.w < 0.0 {
+                delta = -delta;
             }
-            k.q = q;
-            previous = Some(q);
+            let angle = 2.0 * delta.xyz().length().atan2(delta.w);
+            fade_rate = angle / w;
+            for k in knots.iter_mut().take_while(|k| k.tau < w) {
+                k.q = (DQuat::IDENTITY.slerp(delta, 1.0 - k.tau / w) * k.q).normalize();
+            }
+        }
+        let mut previous: Option<DQuat> = None;
+        for k in &mut knots {
+            if previous.is_some_and(|p| p.dot(k.q) < 0.0) {
+                k.q = -k.q;
+            }
+            previous = Some(k.q);
         }
         let forward_rate = smooth.max_curvature().max(1.0 / travel_per_radian);
         let clamp_rate = if profile.max_pitch < std::f32::consts::FRAC_PI_2 { forward_rate } else { 0.0 };
-        let max_turn = forward_rate + clamp_rate + f64::from(profile.level_rate) + f64::from(profile.max_bank) / w;
+        let max_turn =
+            forward_rate + clamp_rate + f64::from(profile.level_rate) + f64::from(profile.max_bank) / w + fade_rate;
         Ok(Self { knots, origin: smooth.to_world(DVec3::ZERO).as_dvec3(), voxel_size: size, speed, max_turn })
     }
 
