@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example flythrough [-- --out DIR] [--size WxH] [--chase WxH]
-//!     [--frames N] [--aa N] [--threads N] [--stills M,M,...]
+//!     [--frames N] [--aa N] [--threads N] [--stills M,M,...] [--doors]
 //!     [--level PATH [--voxel S] [--seed x,y,z] [--start x,y,z] [--goal x,y,z]]
 //! ```
 //!
@@ -14,9 +14,14 @@
 //! and orients the paths, renders an overview (`overview.png`) and a chase camera behind the
 //! drone (`chase.gif`), and prints what it did. Everything is deterministic.
 //!
+//! With `--doors` the world changes during the flight (see `doors.rs`): a door closes across
+//! the tunnel ahead of the drone and the dam is blasted open under water; the agents mend or
+//! shorten their paths and fly on from where they are, without a jump.
+//!
 //! With `--level PATH` it flies through a real game level instead (see `level.rs`), e.g.
 //! `cargo run --release --example flythrough -- --level ../shared/levels/oa_dm7.glb`.
 
+mod doors;
 mod flight;
 mod font;
 mod level;
@@ -48,6 +53,8 @@ const USAGE: &str =
   --threads N   render threads (default: all cores)
   --stills M,.. also write chase stills with the drone M metres along its path, as
                 chase-1.png, chase-2.png ... (default none)
+  --doors       while they fly, a door closes across the tunnel ahead of the drone and the
+                dam is blasted open under water: the agents re-route from where they are
   --level PATH  fly through a real level instead (.glb, .gltf, .obj, or a baked .vxn): it is
                 baked into OUT/NAME.vxn once and loaded from there after; a 1 m drone flies
                 (keeping clear of walls) and a fish swims across its largest water
@@ -63,6 +70,7 @@ struct Args {
     aa: u32,
     threads: usize,
     stills: Vec<f32>,
+    doors: bool,
     level: Option<level::LevelArgs>,
 }
 
@@ -75,6 +83,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
         aa: 2,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         stills: Vec::new(),
+        doors: false,
         level: None,
     };
     let mut it = args;
@@ -88,6 +97,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--aa" => a.aa = parse_number(&value()?, 1, 4)? as u32,
             "--threads" => a.threads = parse_number(&value()?, 1, 256)?,
             "--stills" => a.stills = parse_metres(&value()?)?,
+            "--doors" => a.doors = true,
             "--level" => a.level.get_or_insert_with(Default::default).path = PathBuf::from(value()?),
             "--voxel" => {
                 let v = value()?.parse::<f32>().ok().filter(|v| v.is_finite() && *v > 0.0);
@@ -102,6 +112,9 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Args, String> {
     }
     if a.level.as_ref().is_some_and(|l| l.path.as_os_str().is_empty()) {
         return Err("--voxel, --seed, --start and --goal go with --level PATH".into());
+    }
+    if a.doors && a.level.is_some() {
+        return Err("--doors goes with the built scene, not --level".into());
     }
     Ok(a)
 }
@@ -179,13 +192,32 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     let total = Instant::now();
     println!("voxnav fly-through");
     let t = Instant::now();
-    let scene = Scene::build()?;
+    let mut scene = Scene::build()?;
+    if args.doors {
+        doors::prepare(&mut scene)?;
+    }
     let build_time = t.elapsed();
-    let world = &scene.world;
-    describe(world);
+    describe(&scene.world);
     println!("built in   {}", ms(build_time));
-    let flights = flight::plan_all(&scene)?;
-    report(world, &flights);
+    let mut flights = flight::plan_all(&scene)?;
+    let worlds = if args.doors {
+        report(&scene.world, &flights);
+        let t = Instant::now();
+        let story = doors::play(&mut scene, &mut flights)?;
+        for line in &story.log {
+            println!("edit       {line}");
+        }
+        println!(
+            "re-routed  {} mended, {} shortened, in {} (checks, repairs, searches, smoothing)",
+            story.repaired,
+            story.shortened,
+            ms(t.elapsed())
+        );
+        story.worlds
+    } else {
+        vec![(0.0, scene.world.clone())]
+    };
+    report(&scene.world, &flights);
     let checks = scene.check(&flights[0].points(), &flights[1].points());
     println!("checks     {checks}");
     if !checks.all() {
@@ -193,7 +225,7 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     }
     let palette = |v, n| scene.color(v, n);
     let camera = shots::overview_camera(args.size.x, args.size.y);
-    render_all(args, world, &palette, &camera, &flights, total)
+    render_all(args, &worlds, &palette, &camera, &flights, total)
 }
 
 /// Runs the fly-through on a real level (`--level`).
@@ -221,7 +253,7 @@ fn run_level(args: &Args, level_args: &level::LevelArgs) -> Result<(), Box<dyn E
     scene.cut_above(flights.iter().flat_map(|f| f.points()))?;
     let palette = |v, n| scene.color(v, n);
     let camera = level::overview_camera(&scene.view, scene.cut, args.size.x, args.size.y);
-    render_all(args, &scene.view, &palette, &camera, &flights, total)
+    render_all(args, &[(0.0, scene.view.clone())], &palette, &camera, &flights, total)
 }
 
 /// Prints the world's size and contents.
@@ -266,10 +298,12 @@ fn report(world: &VoxelWorld, flights: &[flight::Flight]) {
     }
 }
 
-/// Renders the overview (from `camera`) and the chase animation (and stills) of `world`.
+/// Renders the overview (from `camera`, of the last world) and the chase animation (and
+/// stills), each frame of the world as it was at the frame's time: `worlds` holds each world
+/// with the time from which it holds, the first at 0.
 fn render_all(
     args: &Args,
-    world: &VoxelWorld,
+    worlds: &[(f32, VoxelWorld)],
     palette: &(dyn Fn(voxnav::glam::IVec3, voxnav::glam::IVec3) -> voxnav::glam::Vec3 + Sync),
     camera: &render::Camera,
     flights: &[flight::Flight],
@@ -277,10 +311,12 @@ fn render_all(
 ) -> Result<(), Box<dyn Error>> {
     std::fs::create_dir_all(&args.out)?;
     let t = Instant::now();
-    let renderer = Renderer::new(world, palette);
+    let renderers: Vec<(f32, &VoxelWorld, Renderer<'_>)> =
+        worlds.iter().map(|(time, world)| (*time, world, Renderer::new(world, palette))).collect();
+    let at = |time: f32| renderers.iter().rev().find(|r| r.0 <= time).unwrap_or(&renderers[0]);
     let prep = t.elapsed();
     let t = Instant::now();
-    let frame = shots::overview(&renderer, camera, flights, args.aa, args.threads);
+    let frame = shots::overview(&renderers[renderers.len() - 1].2, camera, flights, args.aa, args.threads);
     let overview_time = t.elapsed();
     let t = Instant::now();
     let overview_path = args.out.join("overview.png");
@@ -289,13 +325,14 @@ fn render_all(
 
     let gif_path = args.out.join("chase.gif");
     let mut gif = output::GifWriter::create(&gif_path, args.chase.x, args.chase.y)?;
-    let (t0, t1) = (shots::chase_start(&flights[0]), flights[0].trajectory.duration());
+    let (t0, t1) = (shots::chase_start(&flights[0]), flights[0].duration());
     let (mut render_time, mut gif_time) = (Duration::ZERO, Duration::ZERO);
     let mut written = vec![overview_path.clone(), gif_path.clone()];
     for k in 0..args.frames {
         let time = t0 + (t1 - t0) * k as f32 / (args.frames - 1) as f32;
         let t = Instant::now();
-        let frame = shots::chase_frame(&renderer, world, flights, time, args.chase.x, args.chase.y, args.threads);
+        let (_, world, renderer) = at(time);
+        let frame = shots::chase_frame(renderer, world, flights, time, args.chase.x, args.chase.y, args.threads);
         render_time += t.elapsed();
         let t = Instant::now();
         let last = k + 1 == args.frames;
@@ -304,9 +341,10 @@ fn render_all(
     }
     drop(gif);
     for (i, &m) in args.stills.iter().enumerate() {
-        let time = flights[0].trajectory.pose_at_length(m)?.time.max(t0);
+        let time = flights[0].pose_at_length(m).time.max(t0);
         let t = Instant::now();
-        let frame = shots::chase_frame(&renderer, world, flights, time, args.chase.x, args.chase.y, args.threads);
+        let (_, world, renderer) = at(time);
+        let frame = shots::chase_frame(renderer, world, flights, time, args.chase.x, args.chase.y, args.threads);
         render_time += t.elapsed();
         let path = args.out.join(format!("chase-{}.png", i + 1));
         output::write_png(&path, frame.width, frame.height, &frame.to_rgb8())?;

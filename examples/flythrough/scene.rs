@@ -61,6 +61,8 @@ pub struct Scene {
     pub bird: Trip,
     /// Min and max corner of the landing pad.
     pub pad: (Vec3, Vec3),
+    /// Boxes drawn as steel gates where they are solid (`--doors`).
+    pub gates: Vec<(Vec3, Vec3)>,
 }
 
 /// The canyon's centre line: its z at a given x.
@@ -126,7 +128,7 @@ impl Scene {
             goal: centre(grotto + Vec3::Y * 0.6),
             clearance: 0,
         };
-        Ok(Scene { world, drone, fish, bird, pad })
+        Ok(Scene { world, drone, fish, bird, pad, gates: Vec::new() })
     }
 
     /// The colour (linear RGB) of the face of solid voxel `v` facing `normal`.
@@ -135,6 +137,11 @@ impl Scene {
         let jitter = 0.93 + 0.14 * hash3(v, 1);
         let top = normal.y > 0;
         let (lo, hi) = self.pad;
+        if self.gates.iter().any(|(a, b)| p.cmpge(*a).all() && p.cmple(*b).all()) {
+            // Steel with yellow and black hazard stripes.
+            let stripe = ((p.y + p.z) / 1.2).floor() as i32 % 2 == 0;
+            return if stripe { srgb(0.95, 0.75, 0.1) } else { srgb(0.12, 0.12, 0.13) } * jitter;
+        }
         let rgb = if p.x > lo.x && p.x < hi.x && p.z > lo.z && p.z < hi.z && p.y > hi.y - 1.5 {
             if top && pad_marking(p.x - (lo.x + hi.x) / 2.0, p.z - (lo.z + hi.z) / 2.0) {
                 return srgb(0.95, 0.55, 0.1);

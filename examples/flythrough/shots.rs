@@ -73,7 +73,7 @@ const CHASE_TILT: f32 = 0.12;
 
 /// When the chase camera starts (seconds into the drone's flight), so it is behind the drone.
 pub fn chase_start(drone: &Flight) -> f32 {
-    drone.trajectory.duration() * CHASE_BACK / drone.length().max(CHASE_BACK)
+    drone.duration() * CHASE_BACK / drone.length().max(CHASE_BACK)
 }
 
 /// The chase camera `time` seconds into the drone's flight, the drone model's pose, and the
@@ -91,7 +91,7 @@ pub fn chase_camera(
     height: u32,
 ) -> (Camera, DroneModel, Headlight) {
     let pose = drone.pose_at_time(time);
-    let behind = drone.trajectory.pose_at_length(pose.s - CHASE_BACK).unwrap_or(pose);
+    let behind = drone.pose_at_length(pose.s - CHASE_BACK);
     let up = pose.up();
     let mut eye = behind.position;
     for k in [1.0, 0.6, 0.3] {
@@ -123,7 +123,7 @@ pub fn chase_frame(
     let (camera, model, light) = chase_camera(world, drone, time, width, height);
     let mut frame = renderer.render(&camera, Some(light), Some(model), threads);
     let pose = drone.pose_at_time(time);
-    let ahead: Vec<Vec3> = drone.poses.iter().filter(|p| p.s > pose.s + 2.0).map(|p| p.position).collect();
+    let ahead = drone.plan_at(time, 2.0);
     frame.draw_beads(&camera, &ahead, 2.0, 0.12, COLORS[0]);
     for (flight, &color) in flights.iter().zip(&COLORS).skip(1) {
         frame.draw_path(&camera, &flight.points(), Stroke { color, width: 1.0, world_width: Some(0.25), ghost: false });
@@ -151,5 +151,11 @@ pub fn chase_frame(
     frame.fill_rect(0, y - 3 * scale, width as i32, 14 * scale, Vec3::ZERO, 0.4);
     frame.draw_text(4 * scale, y, &hud, Vec3::ONE, scale);
     frame.draw_text(4 * scale, 4 * scale, "DRONE CHASE CAM", Vec3::ONE, scale);
+    if drone.rerouted_before(time, 2.5) {
+        let text = "PATH BLOCKED - REROUTED";
+        let x = width as i32 / 2 - 3 * scale * text.len() as i32;
+        frame.fill_rect(x - 4 * scale, 16 * scale, (6 * text.len() as i32 + 8) * scale, 12 * scale, Vec3::ZERO, 0.5);
+        frame.draw_text(x, 18 * scale, text, Vec3::new(1.0, 0.8, 0.1), scale);
+    }
     frame
 }

@@ -119,6 +119,7 @@ fn bad_arguments_are_errors() {
         "--chase 99999x10",
         "--stills 3,x",
         "--stills -1",
+        "--doors --level x.glb",
     ] {
         assert!(args(bad).is_err(), "{bad}");
     }
@@ -163,4 +164,52 @@ fn a_real_level_flies_and_renders() {
     let frame = shots::overview(&renderer, &camera, &flights, 1, 2);
     assert_eq!((frame.width, frame.height), (96, 54));
     std::fs::remove_dir_all(&out).ok();
+}
+
+/// `--doors`: a door closes across the tunnel ahead of the drone and the dam is blasted open
+/// under water. The drone's path breaks and is mended, the fish takes the breach; every agent
+/// still arrives, keeps to its medium (on the final world, which holds both edits), never
+/// passes the closed door, and flies on from each re-route without a jump.
+#[test]
+fn doors_close_and_walls_open_while_they_fly() {
+    let mut scene = Scene::build().unwrap();
+    crate::doors::prepare(&mut scene).unwrap();
+    let mut flights = flight::plan_all(&scene).unwrap();
+    let planned = flights[0].path.voxels.iter().map(|&v| scene.world.voxel_center(v));
+    assert!(
+        planned.filter(|p| p.x > crate::scene::RIDGE.0 && p.x < crate::scene::RIDGE.1).all(|p| p.y < 24.0),
+        "the drone plans through the tunnel, not the longer mine"
+    );
+    let story = crate::doors::play(&mut scene, &mut flights).unwrap();
+    assert_eq!(story.worlds.len(), 3, "two edits");
+    assert!(story.repaired >= 1 && story.shortened >= 1, "{story:?}");
+    let world = &scene.world;
+    let medium = |p: Vec3| world.get(world.voxel_at(p));
+    let [drone, fish, _bird] = &flights[..] else { panic!("three flights") };
+    assert!(drone.legs.len() >= 2 && fish.legs.len() >= 2, "both re-routed");
+    assert!(drone.poses.iter().all(|p| medium(p.position) == Voxel::Air));
+    assert!(fish.poses.iter().all(|p| medium(p.position) == Voxel::Water));
+    let inside = |p: Vec3, (lo, hi): (Vec3, Vec3)| p.cmpge(lo).all() && p.cmple(hi).all();
+    assert!(!drone.poses.iter().any(|p| inside(p.position, crate::doors::door())), "through the closed door");
+    assert!(
+        drone.poses.iter().any(|p| p.position.x > crate::scene::RIDGE.0 && p.position.y > 26.0),
+        "the drone re-routed through the mine"
+    );
+    assert!(fish.poses.iter().any(|p| inside(p.position, crate::doors::breach())), "the fish took the breach");
+    for f in &flights {
+        let last = f.poses.last().unwrap().position;
+        assert_eq!(world.voxel_at(last), world.voxel_at(f.trip.goal), "{} arrives", f.trip.name);
+        for pair in f.legs.windows(2) {
+            let (old, new) = (&pair[0], &pair[1]);
+            let before = old.trajectory.pose_at_time(new.time - old.time).unwrap();
+            let after = new.trajectory.pose_at_time(0.0).unwrap();
+            assert!(before.position.distance(after.position) < 1e-3, "{}: position jumps", f.trip.name);
+            assert!(before.orientation.angle_between(after.orientation) < 2e-3, "{}: orientation jumps", f.trip.name);
+            assert!(before.tangent.angle_between(after.tangent) < 2e-3, "{}: heading jumps", f.trip.name);
+            // No jump later either: each turn between samples within the leg's bound.
+            let bound = new.trajectory.max_turn_rate() * SPACING + 1e-4;
+            let poses = new.trajectory.samples_by_length(SPACING).unwrap();
+            assert!(poses.windows(2).all(|w| w[0].orientation.angle_between(w[1].orientation) <= bound));
+        }
+    }
 }
