@@ -312,12 +312,16 @@ fn main() -> ExitCode {
     if args.edits.is_some() {
         edits.repair_us.sort_unstable();
         edits.replan_us.sort_unstable();
+        edits.repair_expanded.sort_unstable();
+        edits.replan_expanded.sort_unstable();
         let _ = write!(
             summary,
-            " repaired={} repair_median_us={} replan_median_us={} repair_mean_excess={:.6} edits_skipped={} repair_total_ms={:.1} replan_total_ms={:.1}",
+            " repaired={} repair_median_us={} replan_median_us={} repair_median_expanded={} replan_median_expanded={} repair_mean_excess={:.6} edits_skipped={} repair_total_ms={:.1} replan_total_ms={:.1}",
             edits.repair_us.len(),
             percentile(&edits.repair_us, 0.5),
             percentile(&edits.replan_us, 0.5),
+            percentile(&edits.repair_expanded, 0.5),
+            percentile(&edits.replan_expanded, 0.5),
             edits.excess_sum / edits.repair_us.len().max(1) as f64,
             edits.skipped,
             edits.repair_us.iter().sum::<u128>() as f64 / 1e3,
@@ -389,6 +393,8 @@ impl Flight {
 struct Edits {
     repair_us: Vec<u128>,
     replan_us: Vec<u128>,
+    repair_expanded: Vec<u128>,
+    replan_expanded: Vec<u128>,
     excess_sum: f64,
     skipped: usize,
     illegal: usize,
@@ -457,6 +463,8 @@ impl Edits {
         }
         self.repair_us.push(repair_us);
         self.replan_us.push(replan_us);
+        self.repair_expanded.push(repaired.stats.expanded as u128);
+        self.replan_expanded.push(fresh.stats.expanded as u128);
         self.excess_sum += repaired.cost as f64 / fresh.cost.max(1) as f64 - 1.0;
         let _ = writeln!(self.lines, "{index} {} {} {} {} {} {}", lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
         Some(repaired)
