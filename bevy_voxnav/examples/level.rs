@@ -1,0 +1,213 @@
+//! Drones and fish cross a real game level in a Bevy app.
+//!
+//! ```text
+//! cargo run --release -p bevy_voxnav --example level -- --headless [--level PATH] [--frames N]
+//!     [--agents N] [--voxel S] [--seed x,y,z]
+//! ```
+//!
+//! Builds the navigation world from the level's meshes off the main thread (`NavBuild`; nodes
+//! named `water*` are water), spawns drones in the air and fish in the largest water, each with
+//! its own destination, and runs the schedule at 60 simulated frames per second until every
+//! agent has arrived or `--frames` have run. The last line sums it up:
+//! `level agents=.. arrived=.. failed=.. rerouted=.. frames=.. build_ms=.. mean_frame_us=..
+//! p99_frame_us=.. max_frame_us=..` (frame times are wall-clock times of `App::update`, all
+//! systems included). Without `--headless` it needs the windowed build, which this crate does
+//! not ship (see the README): it says so and exits.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bevy_app::{App, TaskPoolPlugin, Update};
+use bevy_ecs::prelude::*;
+use bevy_math::{IVec3, Vec3};
+use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_transform::components::Transform;
+use bevy_voxnav::voxnav::{Components, Media, Voxel, VoxelWorld};
+use bevy_voxnav::{
+    Arrived, Destination, NavAgent, NavBuild, NavSet, NavWorld, NavWorldReady, PathFailed, Rerouted, VoxNavPlugin,
+};
+
+/// Voxel sizes and open-air seed points of the shared levels (`../shared/levels/README.md`).
+const KNOWN: [(&str, f32, [f32; 3]); 5] = [
+    ("oa_hydronex", 0.5, [14.83, 2.23, 48.56]),
+    ("oa_dm7", 0.5, [11.38, 4.66, 17.07]),
+    ("oa_islandctf", 0.5, [11.79, 17.67, -0.41]),
+    ("lq_e0m2", 0.5, [3.66, 6.49, 46.74]),
+    ("samurai_monastery", 0.5, [-13.24, 2.48, -49.44]),
+];
+
+struct Args {
+    headless: bool,
+    level: PathBuf,
+    frames: usize,
+    agents: usize,
+    voxel: Option<f32>,
+    seed: Option<Vec3>,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut a = Args {
+        headless: false,
+        level: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/levels/oa_dm7.glb"),
+        frames: 3600,
+        agents: 100,
+        voxel: None,
+        seed: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--headless" => a.headless = true,
+            "--level" => a.level = PathBuf::from(value()?),
+            "--frames" => a.frames = value()?.parse().map_err(|_| "--frames takes a number")?,
+            "--agents" => a.agents = value()?.parse().map_err(|_| "--agents takes a number")?,
+            "--voxel" => a.voxel = Some(value()?.parse().map_err(|_| "--voxel takes metres")?),
+            "--seed" => {
+                let v: Vec<f32> = value()?.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+                a.seed = Some(Vec3::from_slice(v.get(..3).ok_or("--seed takes x,y,z")?));
+            }
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(a)
+}
+
+#[derive(Resource, Default)]
+struct Tally {
+    arrived: usize,
+    failed: usize,
+    rerouted: usize,
+}
+
+fn tally(
+    mut t: ResMut<Tally>,
+    mut a: MessageReader<Arrived>,
+    mut f: MessageReader<PathFailed>,
+    mut r: MessageReader<Rerouted>,
+) {
+    t.arrived += a.read().count();
+    t.failed += f.read().count();
+    t.rerouted += r.read().count();
+}
+
+/// `n` voxels of the largest component of `media` (of `kind`), at least 2 voxels from each
+/// other and from `taken` (deterministic).
+fn spread(world: &VoxelWorld, media: Media, kind: Voxel, n: usize, taken: &mut Vec<IVec3>) -> Vec<IVec3> {
+    let Ok(labels) = Components::new(world, media) else { return Vec::new() };
+    let d = world.dims().as_ivec3();
+    let mut by_label: std::collections::HashMap<u32, Vec<IVec3>> = Default::default();
+    for z in 0..d.z {
+        for y in 0..d.y {
+            for x in 0..d.x {
+                let v = IVec3::new(x, y, z);
+                if world.get(v) == kind
+                    && let Some(l) = labels.label(world, v)
+                {
+                    by_label.entry(l).or_default().push(v);
+                }
+            }
+        }
+    }
+    let Some(pool) = by_label.into_values().max_by_key(Vec::len) else { return Vec::new() };
+    let mut state = 0x5EED_u64;
+    let mut out = Vec::new();
+    for _ in 0..n * 200 {
+        if out.len() == n {
+            break;
+        }
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let v = pool[(state >> 33) as usize % pool.len()];
+        if taken.iter().all(|t| (*t - v).abs().max_element() >= 2) {
+            taken.push(v);
+            out.push(v);
+        }
+    }
+    out
+}
+
+fn main() -> ExitCode {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!(
+                "{e}\nusage: level --headless [--level PATH] [--frames N] [--agents N] [--voxel S] [--seed x,y,z]"
+            );
+            return if e.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
+        }
+    };
+    if !args.headless {
+        eprintln!("this build has no window: run with --headless (see bevy_voxnav/README.md)");
+        return ExitCode::from(2);
+    }
+    let name = args.level.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let known = KNOWN.iter().find(|k| k.0 == name);
+    let voxel = args.voxel.or(known.map(|k| k.1)).unwrap_or(0.5);
+    let seeds: Vec<Vec3> = args.seed.or(known.map(|k| Vec3::from_array(k.2))).into_iter().collect();
+
+    let mut app = App::new();
+    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, VoxNavPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / 60.0)))
+        .init_resource::<Tally>()
+        .add_systems(Update, tally.after(NavSet))
+        .insert_resource(NavBuild::from_level(&args.level, voxel, seeds, "water*"));
+    let t = Instant::now();
+    let ready = loop {
+        app.update();
+        if let Some(m) = app.world_mut().resource_mut::<Messages<NavWorldReady>>().drain().next() {
+            break m;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    if let Some(e) = ready.error {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    let build_ms = t.elapsed().as_secs_f64() * 1e3;
+    let world = app.world().resource::<NavWorld>().world().clone();
+    let mut taken = Vec::new();
+    let fish_count = if world.has_water() { args.agents / 2 } else { 0 };
+    let drones = spread(&world, Media::AIR, Voxel::Air, 2 * (args.agents - fish_count), &mut taken);
+    let fish = spread(&world, Media::WATER, Voxel::Water, 2 * fish_count, &mut taken);
+    let centre = |v: IVec3| world.voxel_center(v);
+    let mut spawned = 0;
+    for (points, agent) in [(&drones, NavAgent::drone(voxel)), (&fish, NavAgent::fish(voxel * 0.8))] {
+        let half = points.len() / 2;
+        for i in 0..half {
+            app.world_mut().spawn((
+                agent.clone(),
+                Transform::from_translation(centre(points[i])),
+                Destination(centre(points[half + i])),
+            ));
+            spawned += 1;
+        }
+    }
+    let mut frame_us = Vec::with_capacity(args.frames);
+    for _ in 0..args.frames {
+        let t = Instant::now();
+        app.update();
+        frame_us.push(t.elapsed().as_micros());
+        let tally = app.world().resource::<Tally>();
+        if tally.arrived + tally.failed >= spawned {
+            break;
+        }
+    }
+    let tally = app.world().resource::<Tally>();
+    let frames = frame_us.len();
+    let mean = frame_us.iter().sum::<u128>() / frames.max(1) as u128;
+    let mut sorted = frame_us.clone();
+    sorted.sort_unstable();
+    let p99 = sorted.get(frames * 99 / 100).copied().unwrap_or(0);
+    let max = sorted.last().copied().unwrap_or(0);
+    println!(
+        "level name={name} agents={spawned} drones={} fish={} arrived={} failed={} rerouted={} frames={frames} build_ms={build_ms:.0} mean_frame_us={mean} p99_frame_us={p99} max_frame_us={max}",
+        drones.len() / 2,
+        fish.len() / 2,
+        tally.arrived,
+        tally.failed,
+        tally.rerouted
+    );
+    if tally.arrived == spawned { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
