@@ -148,12 +148,12 @@ fn main() -> ExitCode {
     let seeds: Vec<Vec3> = args.seed.or(known.map(|k| Vec3::from_array(k.2))).into_iter().collect();
 
     let mut app = App::new();
+    let t = Instant::now();
     app.add_plugins((TaskPoolPlugin::default(), TimePlugin, VoxNavPlugin::default()))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / 60.0)))
         .init_resource::<Tally>()
         .add_systems(Update, tally.after(NavSet))
         .insert_resource(NavBuild::from_level(&args.level, voxel, seeds, "water*"));
-    let t = Instant::now();
     let ready = loop {
         app.update();
         if let Some(m) = app.world_mut().resource_mut::<Messages<NavWorldReady>>().drain().next() {
