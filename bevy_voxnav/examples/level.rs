@@ -11,8 +11,11 @@
 //! agent has arrived or `--frames` have run. The last line sums it up:
 //! `level agents=.. arrived=.. failed=.. rerouted=.. frames=.. build_ms=.. mean_frame_us=..
 //! p99_frame_us=.. max_frame_us=..` (frame times are wall-clock times of `App::update`, all
-//! systems included). Without `--headless` it needs the windowed build, which this crate does
-//! not ship (see the README): it says so and exits.
+//! systems included).
+//!
+//! Without `--headless` it opens a window with the level, the drones (orange) and the fish
+//! (blue): that needs the `window` feature (the whole of Bevy's renderer), `cargo run --release
+//! -p bevy_voxnav --features window --example level`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -139,8 +142,13 @@ fn main() -> ExitCode {
         }
     };
     if !args.headless {
-        eprintln!("this build has no window: run with --headless (see bevy_voxnav/README.md)");
-        return ExitCode::from(2);
+        #[cfg(feature = "window")]
+        return windowed::run(&args);
+        #[cfg(not(feature = "window"))]
+        {
+            eprintln!("this build has no window: run with --headless, or build with --features window");
+            return ExitCode::from(2);
+        }
     }
     let name = args.level.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
     let known = KNOWN.iter().find(|k| k.0 == name);
@@ -210,4 +218,86 @@ fn main() -> ExitCode {
         tally.rerouted
     );
     if tally.arrived == spawned { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// The windowed mode: the level's own scene drawn by Bevy, agents as spheres.
+#[cfg(feature = "window")]
+mod windowed {
+    use super::*;
+    use bevy::prelude::*;
+
+    #[derive(Resource)]
+    struct Level {
+        voxel: f32,
+        agents: usize,
+        spawned: bool,
+    }
+
+    pub fn run(args: &Args) -> ExitCode {
+        let name = args.level.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        let known = KNOWN.iter().find(|k| k.0 == name);
+        let voxel = args.voxel.or(known.map(|k| k.1)).unwrap_or(0.5);
+        let seeds: Vec<Vec3> = args.seed.or(known.map(|k| Vec3::from_array(k.2))).into_iter().collect();
+        let dir = args.level.parent().map_or(PathBuf::from("."), PathBuf::from);
+        let file = args.level.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned());
+        let mut app = App::new();
+        app.add_plugins(DefaultPlugins.set(AssetPlugin { file_path: dir.to_string_lossy().into_owned(), ..default() }))
+            .add_plugins(VoxNavPlugin::default())
+            .insert_resource(NavBuild::from_level(&args.level, voxel, seeds, "water*"))
+            .insert_resource(Level { voxel, agents: args.agents, spawned: false })
+            .add_systems(Startup, move |mut commands: Commands, assets: Res<AssetServer>| {
+                commands.spawn(SceneRoot(assets.load(GltfAssetLabel::Scene(0).from_asset(file.clone()))));
+                commands.spawn((
+                    DirectionalLight { shadows_enabled: true, ..default() },
+                    Transform::from_xyz(10.0, 30.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y),
+                ));
+            })
+            .add_systems(Update, spawn_agents);
+        app.run();
+        ExitCode::SUCCESS
+    }
+
+    /// Once the navigation world is ready: a camera over it, and the agents.
+    fn spawn_agents(
+        mut commands: Commands,
+        mut level: ResMut<Level>,
+        nav: Option<Res<NavWorld>>,
+        mut meshes: ResMut<Assets<Mesh>>,
+        mut materials: ResMut<Assets<StandardMaterial>>,
+    ) {
+        let Some(nav) = nav else { return };
+        if level.spawned {
+            return;
+        }
+        level.spawned = true;
+        let world = nav.world();
+        let (lo, size) = (world.origin(), world.dims().as_vec3() * world.voxel_size());
+        let centre = lo + size * 0.5;
+        commands.spawn((
+            Camera3d::default(),
+            Transform::from_translation(centre + Vec3::new(0.0, size.y, size.z)).looking_at(centre, Vec3::Y),
+        ));
+        let mut taken = Vec::new();
+        let fish_count = if world.has_water() { level.agents / 2 } else { 0 };
+        let drones = spread(world, Media::AIR, Voxel::Air, 2 * (level.agents - fish_count), &mut taken);
+        let fish = spread(world, Media::WATER, Voxel::Water, 2 * fish_count, &mut taken);
+        let kinds = [
+            (&drones, NavAgent::drone(level.voxel), Color::srgb(1.0, 0.5, 0.1)),
+            (&fish, NavAgent::fish(level.voxel * 0.8), Color::srgb(0.2, 0.5, 1.0)),
+        ];
+        for (points, agent, color) in kinds {
+            let mesh = meshes.add(Sphere::new(agent.radius()));
+            let material = materials.add(StandardMaterial { base_color: color, ..default() });
+            let half = points.len() / 2;
+            for i in 0..half {
+                commands.spawn((
+                    agent.clone(),
+                    Mesh3d(mesh.clone()),
+                    MeshMaterial3d(material.clone()),
+                    Transform::from_translation(world.voxel_center(points[i])),
+                    Destination(world.voxel_center(points[half + i])),
+                ));
+            }
+        }
+    }
 }

@@ -212,11 +212,6 @@ fn a_door_closing_ahead_reroutes_without_a_jump() {
             t.translation
         );
         last = t.translation;
-        if let Some(r) = app.world().get::<bevy_voxnav::NavRoute>(drone) {
-            if std::env::var_os("DBG").is_some() {
-                eprintln!("{:?} progress {} / {} vel {}", t.translation, r.progress, r.trajectory.length(), r.velocity);
-            }
-        }
         if !closed && t.translation.x > 7.5 {
             closed = true;
             let mut nav = app.world_mut().resource_mut::<NavWorld>();
