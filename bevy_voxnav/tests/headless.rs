@@ -259,6 +259,22 @@ fn a_baked_world_loads_as_an_asset() {
     let nav = app.world().resource::<NavWorld>().world();
     assert_eq!((nav.dims(), nav.voxel_size(), nav.origin()), (world.dims(), world.voxel_size(), world.origin()));
     assert_eq!(nav.get(IVec3::new(4, 5, 6)), Voxel::Solid);
+    // The file changes and is reloaded (what the `file-watcher` feature does on its own): the new
+    // world replaces the old.
+    world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(12, 9, 29), Voxel::Water).unwrap();
+    world.write_vxn(std::fs::File::create(dir.join("hall.vxn")).unwrap()).unwrap();
+    app.world().resource::<AssetServer>().reload("hall.vxn");
+    let mut reloaded = false;
+    for _ in 0..2000 {
+        app.update();
+        if app.world_mut().resource_mut::<Messages<NavWorldReady>>().drain().next().is_some() {
+            reloaded = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(reloaded, "the reloaded asset becomes the world");
+    assert_eq!(app.world().resource::<NavWorld>().world().get(IVec3::new(11, 5, 6)), Voxel::Water);
     // The foreign file is an error, not a panic.
     for _ in 0..2000 {
         if app.world().resource::<AssetServer>().load_state(&bad).is_failed() {
