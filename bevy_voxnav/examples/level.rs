@@ -246,9 +246,9 @@ mod windowed {
             .insert_resource(NavBuild::from_level(&args.level, voxel, seeds, "water*"))
             .insert_resource(Level { voxel, agents: args.agents, spawned: false })
             .add_systems(Startup, move |mut commands: Commands, assets: Res<AssetServer>| {
-                commands.spawn(SceneRoot(assets.load(GltfAssetLabel::Scene(0).from_asset(file.clone()))));
+                commands.spawn(WorldAssetRoot(assets.load(GltfAssetLabel::Scene(0).from_asset(file.clone()))));
                 commands.spawn((
-                    DirectionalLight { shadows_enabled: true, ..default() },
+                    DirectionalLight { shadow_maps_enabled: true, ..default() },
                     Transform::from_xyz(10.0, 30.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y),
                 ));
             })
