@@ -1,9 +1,10 @@
 //! Frame time of the plugin: 100 agents (50 drones, 50 fish) cross oa_dm7 (0.5 m voxels) in a
 //! headless `App`, every frame's `App::update` timed (all the plugin's systems: requests, the
 //! queue within its expansion budget, re-routing, following with avoidance). Side by side for
-//! two queue budgets (`NavSettings::expansions_per_frame`). Criterion times a whole crossing;
-//! before it, one crossing per budget prints the frame-time distribution:
-//! `frames budget=.. frames=.. mean_us=.. p99_us=.. max_us=.. arrived=..`.
+//! two queue budgets (`NavSettings::expansions_per_frame`) and a wall-clock budget of 1 ms for
+//! the queue (`NavSettings::time_budget`). Criterion times a whole crossing; before it, one
+//! crossing per setting prints the frame-time distribution:
+//! `frames budget=.. time_budget_us=.. frames=.. mean_us=.. p99_us=.. max_us=.. arrived=..`.
 //! Skipped with a notice without `../shared/levels`.
 
 use std::path::PathBuf;
@@ -55,9 +56,9 @@ fn spread(world: &VoxelWorld, media: Media, kind: Voxel, n: usize, taken: &mut V
 }
 
 /// A ready app with the 100 agents spawned.
-fn scenario(world: &VoxelWorld, budget: usize) -> App {
+fn scenario(world: &VoxelWorld, (budget, time_budget): (usize, Option<Duration>)) -> App {
     let mut app = App::new();
-    let settings = NavSettings { expansions_per_frame: budget, ..Default::default() };
+    let settings = NavSettings { expansions_per_frame: budget, time_budget, ..Default::default() };
     app.add_plugins((TaskPoolPlugin::default(), TimePlugin, VoxNavPlugin { settings }))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / 60.0)))
         .insert_resource(NavWorld::new(world.clone()))
@@ -102,7 +103,7 @@ fn bench(c: &mut Criterion) {
     };
     let config = LevelConfig { voxel_size: 0.5, seeds: vec![Vec3::new(11.38, 4.66, 17.07)], ..Default::default() };
     let world = build_level(&mesh, &config).expect("the level builds").world;
-    let budgets = [5_000, 20_000];
+    let budgets = [(5_000, None), (20_000, None), (20_000, Some(Duration::from_millis(1)))];
     for budget in budgets {
         let mut app = scenario(&world, budget);
         let mut frames: Vec<u128> = cross(&mut app).iter().map(Duration::as_micros).collect();
@@ -110,7 +111,9 @@ fn bench(c: &mut Criterion) {
         let mean = frames.iter().sum::<u128>() / n as u128;
         frames.sort_unstable();
         println!(
-            "frames budget={budget} frames={n} mean_us={mean} p99_us={} max_us={} arrived={}",
+            "frames budget={} time_budget_us={} frames={n} mean_us={mean} p99_us={} max_us={} arrived={}",
+            budget.0,
+            budget.1.map_or(0, |d| d.as_micros()),
             frames[n * 99 / 100],
             frames[n - 1],
             app.world().resource::<Count>().0
@@ -119,7 +122,9 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("crossing_100_agents_oa_dm7");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(10));
     for budget in budgets {
-        group.bench_function(format!("budget_{budget}"), |b| {
+        let name =
+            format!("budget_{}{}", budget.0, budget.1.map_or(String::new(), |d| format!("_{}us", d.as_micros())));
+        group.bench_function(name, |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {

@@ -80,6 +80,11 @@ pub struct NavSettings {
     pub arrive_distance: f32,
     /// The search used for new paths (default exact jump point search).
     pub algorithm: voxnav::Algorithm,
+    /// Wall-clock time the queue may spend per frame, searching and turning finished paths
+    /// into routes (default `None`: only `expansions_per_frame` bounds it). With a budget the
+    /// queue works in slices of at most 2,000 expansions and stops once the budget is spent, so
+    /// a slow frame does less; the plugin's behaviour then depends on the machine's speed.
+    pub time_budget: Option<std::time::Duration>,
 }
 
 impl Default for NavSettings {
@@ -90,6 +95,7 @@ impl Default for NavSettings {
             look_ahead: 2.0,
             arrive_distance: 0.5,
             algorithm: voxnav::Algorithm::Jps,
+            time_budget: None,
         }
     }
 }

@@ -97,7 +97,33 @@ pub(crate) fn run_queue(
         return;
     }
     let world = nav.world();
-    let done = queue.queue.update(world, None, settings.expansions_per_frame);
+    let started = std::time::Instant::now();
+    let mut left = settings.expansions_per_frame;
+    while left > 0 && !queue.is_empty() {
+        let slice = if settings.time_budget.is_some() { left.min(TIME_SLICE) } else { left };
+        left -= slice;
+        let done = queue.queue.update(world, None, slice);
+        deliver(&mut commands, world, &mut queue, &mut agents, done, &mut found, &mut failed);
+        if settings.time_budget.is_none_or(|budget| started.elapsed() >= budget) {
+            break;
+        }
+    }
+}
+
+/// Expansions per slice of the queue's work when a time budget is set.
+const TIME_SLICE: usize = 500;
+
+/// Turns finished requests into routes (or failures).
+#[allow(clippy::type_complexity)]
+fn deliver(
+    commands: &mut Commands,
+    world: &voxnav::VoxelWorld,
+    queue: &mut NavQueue,
+    agents: &mut Query<(&NavAgent, &Transform, &mut NavState, Option<&NavRoute>)>,
+    done: Vec<(Ticket, Result<voxnav::Path, PathError>)>,
+    found: &mut MessageWriter<PathFound>,
+    failed: &mut MessageWriter<PathFailed>,
+) {
     for (ticket, result) in done {
         let Some((entity, config)) = queue.open.remove(&ticket) else { continue };
         queue.of_agent.remove(&entity);
