@@ -14,7 +14,8 @@
 //! systems included).
 //!
 //! Without `--headless` it opens a window with the level, the drones (orange) and the fish
-//! (blue): that needs the `window` feature (the whole of Bevy's renderer), `cargo run --release
+//! (blue); there the navigation world is built from the meshes of the glTF scene Bevy spawned
+//! (`NavMeshSource` on the scene's root, `NavSceneBuild`). That needs the `window` feature (the whole of Bevy's renderer), `cargo run --release
 //! -p bevy_voxnav --features window --example level`.
 
 use std::path::PathBuf;
@@ -225,6 +226,7 @@ fn main() -> ExitCode {
 mod windowed {
     use super::*;
     use bevy::prelude::*;
+    use bevy_voxnav::{NavMeshSource, NavSceneBuild};
 
     #[derive(Resource)]
     struct Level {
@@ -243,10 +245,14 @@ mod windowed {
         let mut app = App::new();
         app.add_plugins(DefaultPlugins.set(AssetPlugin { file_path: dir.to_string_lossy().into_owned(), ..default() }))
             .add_plugins(VoxNavPlugin::default())
-            .insert_resource(NavBuild::from_level(&args.level, voxel, seeds, "water*"))
+            // The navigation world from the scene's own meshes once Bevy has loaded them.
+            .insert_resource(NavSceneBuild::new(voxel, seeds, "water*"))
             .insert_resource(Level { voxel, agents: args.agents, spawned: false })
             .add_systems(Startup, move |mut commands: Commands, assets: Res<AssetServer>| {
-                commands.spawn(WorldAssetRoot(assets.load(GltfAssetLabel::Scene(0).from_asset(file.clone()))));
+                commands.spawn((
+                    WorldAssetRoot(assets.load(GltfAssetLabel::Scene(0).from_asset(file.clone()))),
+                    NavMeshSource,
+                ));
                 commands.spawn((
                     DirectionalLight { shadow_maps_enabled: true, ..default() },
                     Transform::from_xyz(10.0, 30.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y),

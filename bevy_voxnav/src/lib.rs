@@ -1,7 +1,9 @@
 //! # bevy_voxnav: flying and swimming agents for Bevy
 //!
 //! [voxnav](https://docs.rs/voxnav)'s 3D navigation as a Bevy 0.19 plugin: a navigation world
-//! built from a glTF level off the main thread (or loaded from a baked `.vxn` asset), agents
+//! built off the main thread from the meshes of a scene the game spawned ([`NavMeshSource`],
+//! [`NavSceneBuild`]) or from a glTF/OBJ level file ([`NavBuild`]), or loaded from a baked
+//! `.vxn` asset ([`NavWorldAsset`]), agents
 //! that ask for paths through a prioritised queue within a per-frame budget, fly or swim the
 //! smoothed, banked trajectory by driving their `Transform`, steer around each other (3D ORCA),
 //! and re-route when the world is edited.
@@ -33,7 +35,9 @@
 //! straight through.
 //!
 //! ## Systems
-//! All run in `Update`, in [`NavSet`], in this order: the world ([`NavWorld`]) is taken from a
+//! In `PostUpdate`, after transform propagation, a [`NavSceneBuild`] gathers the marked meshes
+//! once they are loaded and starts a [`NavBuild`]. The rest run in `Update`, in [`NavSet`], in
+//! this order: the world ([`NavWorld`]) is taken from a
 //! finished [`NavBuild`] or a loaded [`NavWorldAsset`]; agents whose [`Destination`] is new
 //! file a request ([`NavState::Planning`]); the queue works for at most
 //! [`NavSettings::expansions_per_frame`] expansions and turns finished paths into routes
@@ -48,6 +52,7 @@ mod follow;
 mod messages;
 mod queue;
 mod reroute;
+mod scene;
 mod world;
 
 use bevy_app::{App, Plugin, Update};
@@ -56,6 +61,7 @@ use bevy_ecs::schedule::{IntoScheduleConfigs, SystemSet};
 pub use agent::{Destination, NavAgent, NavRoute, NavState};
 pub use messages::{Arrived, NavWorldReady, PathFailed, PathFound, Rerouted};
 pub use queue::NavQueue;
+pub use scene::{NavMeshSource, NavSceneBuild};
 pub use world::{BuildStage, NavBuild, NavWorld, NavWorldAsset, VxnLoader, VxnWorld};
 
 /// The voxnav library itself, re-exported.
@@ -130,6 +136,8 @@ impl Plugin for VoxNavPlugin {
                     .chain()
                     .in_set(NavSet),
             );
+        // After transforms propagate, so a scene spawned this frame is gathered where it is.
+        app.add_systems(bevy_app::PostUpdate, scene::gather_meshes.after(bevy_transform::TransformSystems::Propagate));
         if app.is_plugin_added::<bevy_asset::AssetPlugin>() {
             bevy_asset::AssetApp::init_asset::<VxnWorld>(app);
             bevy_asset::AssetApp::register_asset_loader(app, VxnLoader);

@@ -88,6 +88,20 @@ impl NavBuild {
         Self { task, stage }
     }
 
+    /// Builds from triangles the game already has (see also
+    /// [`NavSceneBuild`](crate::NavSceneBuild), which gathers them from the scene's meshes).
+    #[must_use]
+    pub fn from_mesh(mesh: LevelMesh, config: LevelConfig) -> Self {
+        let stage = Arc::new(AtomicU8::new(BuildStage::Voxelising as u8));
+        let progress = stage.clone();
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            let built = build_level(&mesh, &config).map_err(|e| format!("the level's meshes: {e}"))?;
+            progress.store(BuildStage::Done as u8, Ordering::Relaxed);
+            Ok(built.world)
+        });
+        Self { task, stage }
+    }
+
     /// How far the build has come.
     #[must_use]
     pub fn stage(&self) -> BuildStage {

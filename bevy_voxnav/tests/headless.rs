@@ -286,3 +286,96 @@ fn a_baked_world_loads_as_an_asset() {
     assert!(app.world().resource::<AssetServer>().load_state(&bad).is_failed());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_world_builds_from_the_scene_meshes_it_is_given() {
+    use bevy_asset::{AssetApp, AssetPlugin, Assets, RenderAssetUsages};
+    use bevy_ecs::name::Name;
+    use bevy_mesh::{Indices, Mesh, Mesh3d, PrimitiveTopology};
+    use bevy_voxnav::voxnav::{LevelConfig, LevelMesh, TriangleMesh, build_level};
+    use bevy_voxnav::{NavMeshSource, NavSceneBuild};
+    let Some(dir) = levels_dir() else { return };
+    let level = LevelMesh::load(dir.join("oa_dm7.glb"), "water").unwrap();
+    let seed = Vec3::new(11.38, 4.66, 17.07);
+    let config = LevelConfig { voxel_size: 0.5, seeds: vec![seed], ..Default::default() };
+    let expected = build_level(&level, &config).unwrap().world;
+
+    let mut app = App::new();
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        AssetPlugin::default(),
+        bevy_transform::TransformPlugin,
+        VoxNavPlugin::default(),
+    ));
+    app.init_asset::<Mesh>();
+    // Meshes in local coordinates: the solid split in two, one half under a node scaled by 2
+    // (exact in floating point), the water under a node named "Water_pool" whose own mesh
+    // entity has no name; plus a marker-less decoy that must not count.
+    let mesh_of = |m: &TriangleMesh, scale: f32, range: std::ops::Range<usize>| {
+        let mut out = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default());
+        out.insert_attribute(
+            Mesh::ATTRIBUTE_POSITION,
+            m.positions.iter().map(|p| (*p * scale).to_array()).collect::<Vec<_>>(),
+        );
+        out.insert_indices(Indices::U32(m.triangles[range].iter().flatten().copied().collect()));
+        out
+    };
+    let half = level.solid.triangles.len() / 2;
+    let parts = [
+        mesh_of(&level.solid, 1.0, 0..half),
+        mesh_of(&level.solid, 0.5, half..level.solid.triangles.len()),
+        mesh_of(&level.water, 1.0, 0..level.water.triangles.len()),
+        mesh_of(&level.solid, 1.0, 0..half),
+    ];
+    let handles: Vec<bevy_asset::Handle<Mesh>> =
+        (0..4).map(|_| app.world().resource::<Assets<Mesh>>().reserve_handle()).collect();
+    let world = app.world_mut();
+    world.spawn((NavMeshSource, Transform::default(), Name::new("level"))).with_children(|level| {
+        level.spawn((Mesh3d(handles[0].clone()), Transform::default(), Name::new("walls.0")));
+        level.spawn((Transform::from_scale(Vec3::splat(2.0)), Name::new("scaled"))).with_children(|s| {
+            s.spawn((Mesh3d(handles[1].clone()), Transform::default()));
+        });
+        level.spawn((Transform::default(), Name::new("Water_pool"))).with_children(|w| {
+            w.spawn((Mesh3d(handles[2].clone()), Transform::default()));
+        });
+    });
+    world.spawn((Mesh3d(handles[3].clone()), Transform::from_xyz(0.0, 3.0, 0.0), Name::new("decoy")));
+    app.insert_resource(NavSceneBuild::new(0.5, vec![seed], "water"));
+    // Nothing starts while a marked mesh is still loading.
+    for _ in 0..5 {
+        app.update();
+        assert!(!app.world().contains_resource::<NavBuild>(), "a build began before the meshes were there");
+    }
+    for (handle, mesh) in handles.iter().zip(parts) {
+        app.world_mut().resource_mut::<Assets<Mesh>>().insert(handle.id(), mesh).unwrap();
+    }
+    let mut ready = None;
+    for _ in 0..6000 {
+        app.update();
+        if let Some(m) = app.world_mut().resource_mut::<Messages<NavWorldReady>>().drain().next() {
+            ready = Some(m);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(ready.expect("the build finishes").error, None);
+    assert!(!app.world().contains_resource::<NavSceneBuild>(), "the request is taken");
+    let built = app.world().resource::<NavWorld>().world();
+    assert_eq!(
+        (built.dims(), built.origin(), built.voxel_size()),
+        (expected.dims(), expected.origin(), expected.voxel_size())
+    );
+    let d = expected.dims().as_ivec3();
+    let mut differ = 0usize;
+    for z in 0..d.z {
+        for y in 0..d.y {
+            for x in 0..d.x {
+                let v = IVec3::new(x, y, z);
+                differ += usize::from(built.get(v) != expected.get(v));
+            }
+        }
+    }
+    assert_eq!(differ, 0, "voxels that differ from building the level file");
+    assert!(built.has_water());
+}

@@ -40,7 +40,8 @@ impl TriangleMesh {
     pub fn append(&mut self, positions: impl IntoIterator<Item = Vec3>, triangles: &[[u32; 3]]) {
         let base = self.positions.len() as u32;
         self.positions.extend(positions);
-        self.triangles.extend(triangles.iter().map(|t| t.map(|i| i + base)));
+        // Saturating: an index past the end stays past it, for `validate` to report.
+        self.triangles.extend(triangles.iter().map(|t| t.map(|i| i.saturating_add(base))));
     }
 
     /// Checks that every position is finite and every index names a vertex (loaders return
