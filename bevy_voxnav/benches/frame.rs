@@ -4,7 +4,9 @@
 //! two queue budgets (`NavSettings::expansions_per_frame`) and a wall-clock budget of 1 ms for
 //! the queue (`NavSettings::time_budget`). Criterion times a whole crossing; before it, one
 //! crossing per setting prints the frame-time distribution:
-//! `frames budget=.. time_budget_us=.. frames=.. mean_us=.. p99_us=.. max_us=.. arrived=..`.
+//! `frames budget=.. time_budget_us=.. frames=.. mean_us=.. p99_us=.. max_us=.. plugin_p99_us=..
+//! plugin_max_us=.. plugin_over_budget=.. arrived=..` (`plugin_*`: from just before the plugin's
+//! systems to just after them; `plugin_over_budget`: frames where that exceeded the time budget).
 //! Skipped with a notice without `../shared/levels`.
 
 use std::path::PathBuf;
@@ -21,6 +23,21 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 #[derive(Resource, Default)]
 struct Count(usize);
+
+/// The plugin's own time this frame: from just before its systems to just after them.
+#[derive(Resource, Default)]
+struct PluginTime {
+    began: Option<Instant>,
+    took: Duration,
+}
+
+fn before_plugin(mut t: ResMut<PluginTime>) {
+    t.began = Some(Instant::now());
+}
+
+fn after_plugin(mut t: ResMut<PluginTime>) {
+    t.took = t.began.map_or(Duration::ZERO, |b| b.elapsed());
+}
 
 fn count(mut c: ResMut<Count>, mut a: MessageReader<Arrived>) {
     c.0 += a.read().count();
@@ -63,7 +80,8 @@ fn scenario(world: &VoxelWorld, (budget, time_budget): (usize, Option<Duration>)
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / 60.0)))
         .insert_resource(NavWorld::new(world.clone()))
         .init_resource::<Count>()
-        .add_systems(Update, count.after(NavSet));
+        .init_resource::<PluginTime>()
+        .add_systems(Update, (before_plugin.before(NavSet), (after_plugin, count).after(NavSet)));
     let mut taken = Vec::new();
     let drones = spread(world, Media::AIR, Voxel::Air, 100, &mut taken);
     let fish = spread(world, Media::WATER, Voxel::Water, 100, &mut taken);
@@ -79,13 +97,13 @@ fn scenario(world: &VoxelWorld, (budget, time_budget): (usize, Option<Duration>)
     app
 }
 
-/// Runs a crossing; returns each frame's time.
-fn cross(app: &mut App) -> Vec<Duration> {
+/// Runs a crossing; returns each frame's time (`App::update`) and the plugin's part of it.
+fn cross(app: &mut App) -> Vec<(Duration, Duration)> {
     let mut frames = Vec::new();
     for _ in 0..6000 {
         let t = Instant::now();
         app.update();
-        frames.push(t.elapsed());
+        frames.push((t.elapsed(), app.world().resource::<PluginTime>().took));
         if app.world().resource::<Count>().0 == 100 {
             break;
         }
@@ -106,16 +124,22 @@ fn bench(c: &mut Criterion) {
     let budgets = [(5_000, None), (20_000, None), (20_000, Some(Duration::from_millis(1)))];
     for budget in budgets {
         let mut app = scenario(&world, budget);
-        let mut frames: Vec<u128> = cross(&mut app).iter().map(Duration::as_micros).collect();
+        let run = cross(&mut app);
+        let (mut frames, mut plugin): (Vec<u128>, Vec<u128>) =
+            run.iter().map(|(f, p)| (f.as_micros(), p.as_micros())).unzip();
         let n = frames.len();
         let mean = frames.iter().sum::<u128>() / n as u128;
+        let over = budget.1.map_or(0, |b| plugin.iter().filter(|&&p| p > b.as_micros()).count());
         frames.sort_unstable();
+        plugin.sort_unstable();
         println!(
-            "frames budget={} time_budget_us={} frames={n} mean_us={mean} p99_us={} max_us={} arrived={}",
+            "frames budget={} time_budget_us={} frames={n} mean_us={mean} p99_us={} max_us={} plugin_p99_us={} plugin_max_us={} plugin_over_budget={over} arrived={}",
             budget.0,
             budget.1.map_or(0, |d| d.as_micros()),
             frames[n * 99 / 100],
             frames[n - 1],
+            plugin[n * 99 / 100],
+            plugin[n - 1],
             app.world().resource::<Count>().0
         );
     }
@@ -129,7 +153,7 @@ fn bench(c: &mut Criterion) {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     let mut app = scenario(&world, budget);
-                    total += cross(&mut app).into_iter().sum::<Duration>();
+                    total += cross(&mut app).into_iter().map(|f| f.0).sum::<Duration>();
                     assert_eq!(app.world().resource::<Count>().0, 100, "every agent arrives");
                 }
                 total

@@ -3,6 +3,8 @@
 //! ```text
 //! cargo run --release -p bevy_voxnav --example level -- --headless [--level PATH] [--frames N]
 //!     [--agents N] [--voxel S] [--seed x,y,z]
+//! cargo run --release -p bevy_voxnav --features window --example level -- [--level PATH]
+//!     [--frames N] [--screenshot F.png]
 //! ```
 //!
 //! Builds the navigation world from the level's meshes off the main thread (`NavBuild`; nodes
@@ -15,7 +17,9 @@
 //!
 //! Without `--headless` it opens a window with the level, the drones (orange) and the fish
 //! (blue); there the navigation world is built from the meshes of the glTF scene Bevy spawned
-//! (`NavMeshSource` on the scene's root, `NavSceneBuild`). That needs the `window` feature (the whole of Bevy's renderer), `cargo run --release
+//! (`NavMeshSource` on the scene's root, `NavSceneBuild`), and the camera follows the first
+//! drone. With `--frames N` the window closes after N frames, `--screenshot F.png` saves the
+//! window's last frame. That needs the `window` feature (the whole of Bevy's renderer), `cargo run --release
 //! -p bevy_voxnav --features window --example level`.
 
 use std::path::PathBuf;
@@ -48,6 +52,11 @@ struct Args {
     agents: usize,
     voxel: Option<f32>,
     seed: Option<Vec3>,
+    /// Windowed mode: frames given explicitly (then it closes after them).
+    frames_given: bool,
+    /// Windowed mode: a PNG of the window written at the last frame.
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
+    screenshot: Option<PathBuf>,
 }
 
 fn parse() -> Result<Args, String> {
@@ -58,6 +67,8 @@ fn parse() -> Result<Args, String> {
         agents: 100,
         voxel: None,
         seed: None,
+        frames_given: false,
+        screenshot: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -65,7 +76,11 @@ fn parse() -> Result<Args, String> {
         match flag.as_str() {
             "--headless" => a.headless = true,
             "--level" => a.level = PathBuf::from(value()?),
-            "--frames" => a.frames = value()?.parse().map_err(|_| "--frames takes a number")?,
+            "--frames" => {
+                a.frames = value()?.parse().map_err(|_| "--frames takes a number")?;
+                a.frames_given = true;
+            }
+            "--screenshot" => a.screenshot = Some(PathBuf::from(value()?)),
             "--agents" => a.agents = value()?.parse().map_err(|_| "--agents takes a number")?,
             "--voxel" => a.voxel = Some(value()?.parse().map_err(|_| "--voxel takes metres")?),
             "--seed" => {
@@ -137,7 +152,7 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "{e}\nusage: level --headless [--level PATH] [--frames N] [--agents N] [--voxel S] [--seed x,y,z]"
+                "{e}\nusage: level [--headless] [--level PATH] [--frames N] [--agents N] [--voxel S] [--seed x,y,z] [--screenshot F.png]"
             );
             return if e.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
@@ -221,11 +236,13 @@ fn main() -> ExitCode {
     if tally.arrived == spawned { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-/// The windowed mode: the level's own scene drawn by Bevy, agents as spheres.
+/// The windowed mode: the level's own scene drawn by Bevy, agents as spheres, a camera chasing
+/// the first drone.
 #[cfg(feature = "window")]
 mod windowed {
     use super::*;
     use bevy::prelude::*;
+    use bevy::render::view::screenshot::{Screenshot, save_to_disk};
     use bevy_voxnav::{NavMeshSource, NavSceneBuild};
 
     #[derive(Resource)]
@@ -233,7 +250,15 @@ mod windowed {
         voxel: f32,
         agents: usize,
         spawned: bool,
+        /// Frames to run before closing (`None`: until the window is closed).
+        frames: Option<usize>,
+        frame: usize,
+        screenshot: Option<PathBuf>,
     }
+
+    /// The drone the camera follows.
+    #[derive(Component)]
+    struct Chased;
 
     pub fn run(args: &Args) -> ExitCode {
         let name = args.level.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
@@ -242,28 +267,34 @@ mod windowed {
         let seeds: Vec<Vec3> = args.seed.or(known.map(|k| Vec3::from_array(k.2))).into_iter().collect();
         let dir = args.level.parent().map_or(PathBuf::from("."), PathBuf::from);
         let file = args.level.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned());
+        let level = Level {
+            voxel,
+            agents: args.agents,
+            spawned: false,
+            frames: args.frames_given.then_some(args.frames),
+            frame: 0,
+            screenshot: args.screenshot.clone(),
+        };
         let mut app = App::new();
         app.add_plugins(DefaultPlugins.set(AssetPlugin { file_path: dir.to_string_lossy().into_owned(), ..default() }))
             .add_plugins(VoxNavPlugin::default())
             // The navigation world from the scene's own meshes once Bevy has loaded them.
             .insert_resource(NavSceneBuild::new(voxel, seeds, "water*"))
-            .insert_resource(Level { voxel, agents: args.agents, spawned: false })
+            .insert_resource(level)
+            .insert_resource(GlobalAmbientLight { brightness: 400.0, ..default() })
             .add_systems(Startup, move |mut commands: Commands, assets: Res<AssetServer>| {
                 commands.spawn((
                     WorldAssetRoot(assets.load(GltfAssetLabel::Scene(0).from_asset(file.clone()))),
                     NavMeshSource,
                 ));
-                commands.spawn((
-                    DirectionalLight { shadow_maps_enabled: true, ..default() },
-                    Transform::from_xyz(10.0, 30.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y),
-                ));
+                commands.spawn((Camera3d::default(), Transform::from_xyz(0.0, 5.0, 10.0)));
             })
-            .add_systems(Update, spawn_agents);
+            .add_systems(Update, (spawn_agents, chase.after(NavSet), count_frames));
         app.run();
         ExitCode::SUCCESS
     }
 
-    /// Once the navigation world is ready: a camera over it, and the agents.
+    /// Once the navigation world is ready: the agents, and a light at the camera.
     fn spawn_agents(
         mut commands: Commands,
         mut level: ResMut<Level>,
@@ -277,12 +308,6 @@ mod windowed {
         }
         level.spawned = true;
         let world = nav.world();
-        let (lo, size) = (world.origin(), world.dims().as_vec3() * world.voxel_size());
-        let centre = lo + size * 0.5;
-        commands.spawn((
-            Camera3d::default(),
-            Transform::from_translation(centre + Vec3::new(0.0, size.y, size.z)).looking_at(centre, Vec3::Y),
-        ));
         let mut taken = Vec::new();
         let fish_count = if world.has_water() { level.agents / 2 } else { 0 };
         let drones = spread(world, Media::AIR, Voxel::Air, 2 * (level.agents - fish_count), &mut taken);
@@ -291,19 +316,51 @@ mod windowed {
             (&drones, NavAgent::drone(level.voxel), Color::srgb(1.0, 0.5, 0.1)),
             (&fish, NavAgent::fish(level.voxel * 0.8), Color::srgb(0.2, 0.5, 1.0)),
         ];
-        for (points, agent, color) in kinds {
+        for (k, (points, agent, color)) in kinds.into_iter().enumerate() {
             let mesh = meshes.add(Sphere::new(agent.radius()));
             let material = materials.add(StandardMaterial { base_color: color, ..default() });
             let half = points.len() / 2;
             for i in 0..half {
-                commands.spawn((
+                let mut entity = commands.spawn((
                     agent.clone(),
                     Mesh3d(mesh.clone()),
                     MeshMaterial3d(material.clone()),
                     Transform::from_translation(world.voxel_center(points[i])),
                     Destination(world.voxel_center(points[half + i])),
                 ));
+                if k == 0 && i == 0 {
+                    entity.insert(Chased).with_child(PointLight { range: 40.0, intensity: 2.0e6, ..default() });
+                }
             }
+        }
+    }
+
+    /// The camera behind and above the chased drone, looking where it flies.
+    fn chase(
+        time: Res<Time>,
+        drone: Query<&Transform, (With<Chased>, Without<Camera3d>)>,
+        mut camera: Query<&mut Transform, With<Camera3d>>,
+        level: Res<Level>,
+    ) {
+        let (Ok(drone), Ok(mut camera)) = (drone.single(), camera.single_mut()) else { return };
+        let back = drone.rotation * Vec3::Z; // forward is -Z
+        let want = drone.translation + back * 6.0 * level.voxel + Vec3::Y * 2.5 * level.voxel;
+        let k = 1.0 - (-4.0 * time.delta_secs()).exp();
+        camera.translation = camera.translation.lerp(want, k);
+        camera.look_at(drone.translation, Vec3::Y);
+    }
+
+    /// Closes the window after `--frames`, saving `--screenshot` first.
+    fn count_frames(mut commands: Commands, mut level: ResMut<Level>, mut exit: MessageWriter<AppExit>) {
+        let Some(frames) = level.frames else { return };
+        level.frame += 1;
+        if level.frame == frames
+            && let Some(path) = level.screenshot.clone()
+        {
+            commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+        }
+        if level.frame >= frames + 10 {
+            exit.write(AppExit::Success);
         }
     }
 }

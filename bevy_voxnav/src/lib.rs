@@ -37,15 +37,16 @@
 //! ## Systems
 //! In `PostUpdate`, after transform propagation, a [`NavSceneBuild`] gathers the marked meshes
 //! once they are loaded and starts a [`NavBuild`]. The rest run in `Update`, in [`NavSet`], in
-//! this order: the world ([`NavWorld`]) is taken from a
-//! finished [`NavBuild`] or a loaded [`NavWorldAsset`]; agents whose [`Destination`] is new
-//! file a request ([`NavState::Planning`]); the queue works for at most
-//! [`NavSettings::expansions_per_frame`] expansions and turns finished paths into routes
-//! ([`PathFound`] or [`PathFailed`]); routes that an edit of the world broke are mended from
-//! where the agent is ([`Rerouted`]); agents move along their routes with local avoidance
-//! ([`Arrived`] at the end).
+//! this order: the world ([`NavWorld`]) is taken from a finished [`NavBuild`] or a loaded
+//! [`NavWorldAsset`]; agents whose [`Destination`] is new file a request
+//! ([`NavState::Planning`]); agents move along their routes with local avoidance ([`Arrived`]
+//! at the end); routes that an edit of the world broke are mended from where the agent is
+//! ([`Rerouted`]); the queue works for at most [`NavSettings::expansions_per_frame`]
+//! expansions (and [`NavSettings::time_budget`]) and turns finished paths into routes
+//! ([`PathFound`] or [`PathFailed`]), which agents fly from the next frame on.
 
 mod agent;
+mod clock;
 #[cfg(feature = "debug-draw")]
 mod debug;
 mod follow;
@@ -86,10 +87,16 @@ pub struct NavSettings {
     pub arrive_distance: f32,
     /// The search used for new paths (default exact jump point search).
     pub algorithm: voxnav::Algorithm,
-    /// Wall-clock time the queue may spend per frame, searching and turning finished paths
-    /// into routes (default `None`: only `expansions_per_frame` bounds it). With a budget the
-    /// queue works in slices of at most 2,000 expansions and stops once the budget is spent, so
-    /// a slow frame does less; the plugin's behaviour then depends on the machine's speed.
+    /// Wall-clock time the plugin's systems may spend per frame (default `None`: only
+    /// `expansions_per_frame` bounds the work). With a budget, the agents move first; in what
+    /// is left, routes broken by edits are mended, paths found earlier are turned into routes
+    /// (smoothed, made trajectories) while the expected cost of the next one (its length times
+    /// the recent cost per voxel) fits, and the queue searches, looking at the clock every 16
+    /// expansions. What is not reached waits for the next frame; a waiting path is checked
+    /// against the edits made meanwhile before it is used. Each frame mends at least one
+    /// broken route and searches at least one slice, and a path that waited three frames is
+    /// delivered whatever its cost, so work always moves on; a slow machine does less per
+    /// frame, so the plugin's behaviour then depends on the machine's speed.
     pub time_budget: Option<std::time::Duration>,
 }
 
@@ -119,6 +126,7 @@ impl Plugin for VoxNavPlugin {
         app.insert_resource(self.settings.clone())
             .init_resource::<NavQueue>()
             .init_resource::<follow::Crowd>()
+            .init_resource::<clock::FrameClock>()
             .add_message::<PathFound>()
             .add_message::<PathFailed>()
             .add_message::<Arrived>()
@@ -127,11 +135,12 @@ impl Plugin for VoxNavPlugin {
             .add_systems(
                 Update,
                 (
+                    clock::start_frame,
                     world::finish_build,
                     queue::request_paths,
-                    queue::run_queue,
-                    reroute::follow_edits,
                     follow::move_agents,
+                    reroute::follow_edits,
+                    queue::run_queue,
                 )
                     .chain()
                     .in_set(NavSet),

@@ -1,29 +1,57 @@
 //! Path requests: agents with a new [`Destination`] file one; the queue works them off within
 //! the per-frame budget and turns each path into a route.
 
+use std::collections::VecDeque;
+use std::time::Duration;
+
 use bevy_ecs::prelude::*;
 use bevy_platform::collections::HashMap;
 use bevy_transform::components::Transform;
 use voxnav::{
-    PathError, PathQueue, PathRequest, Pathfinder, Pose, SearchConfig, Ticket, Trajectory, smooth_from, smooth_path,
+    PathCheck, PathError, PathQueue, PathRequest, Pathfinder, Pose, SearchConfig, Ticket, Trajectory, smooth_from,
+    smooth_path,
 };
 
 use crate::NavSettings;
 use crate::agent::{Destination, NavAgent, NavRoute, NavState};
+use crate::clock::FrameClock;
 use crate::messages::{PathFailed, PathFound};
 use crate::world::NavWorld;
 
 /// The plugin's path queue (voxnav's [`PathQueue`]: urgent requests first, nothing starves,
 /// results valid on the world of the frame they are delivered in) and the requests in it.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct NavQueue {
     queue: PathQueue,
     /// Each open request: its agent and search settings.
     open: HashMap<Ticket, (Entity, SearchConfig)>,
     /// Each agent's open request.
     of_agent: HashMap<Entity, Ticket>,
+    /// Results not yet given to their agents (the frame's time budget ran out).
+    pending: VecDeque<(Ticket, Result<voxnav::Path, PathError>)>,
+    /// Recent cost of delivering a path (smoothing it, making its trajectory), per voxel of
+    /// the path: a slowly decaying maximum.
+    per_voxel: Duration,
+    /// Frames in a row that ended with paths waiting and none delivered.
+    stalled: u32,
     /// For repairs after edits.
     pub(crate) finder: Pathfinder,
+}
+
+impl Default for NavQueue {
+    fn default() -> Self {
+        Self {
+            queue: PathQueue::default(),
+            open: HashMap::default(),
+            of_agent: HashMap::default(),
+            pending: VecDeque::new(),
+            // A prior until deliveries are measured (1.5 us per voxel was typical on a
+            // 2-core VM): generous, so the first frames do not overrun.
+            per_voxel: Duration::from_micros(3),
+            stalled: 0,
+            finder: Pathfinder::default(),
+        }
+    }
 }
 
 impl NavQueue {
@@ -82,58 +110,99 @@ pub(crate) fn request_paths(
     }
 }
 
-/// Works the queue for at most the frame's budget and gives each finished path to its agent.
+/// Works the queue for at most the frame's budget and gives each finished path to its agent:
+/// first those that waited from earlier frames, then what this frame's search finishes.
 pub(crate) fn run_queue(
-    mut commands: Commands,
     nav: Option<Res<NavWorld>>,
     settings: Res<NavSettings>,
+    clock: Res<FrameClock>,
     mut queue: ResMut<NavQueue>,
-    mut agents: Query<(&NavAgent, &Transform, &mut NavState, Option<&NavRoute>)>,
-    mut found: MessageWriter<PathFound>,
-    mut failed: MessageWriter<PathFailed>,
+    mut out: Out,
 ) {
     let Some(nav) = nav else { return };
     if queue.is_empty() {
         return;
     }
     let world = nav.world();
-    let started = std::time::Instant::now();
-    let mut left = settings.expansions_per_frame;
-    while left > 0 && !queue.is_empty() {
-        let slice = if settings.time_budget.is_some() { left.min(TIME_SLICE) } else { left };
-        left -= slice;
-        let done = queue.queue.update(world, None, slice);
-        deliver(&mut commands, world, &mut queue, &mut agents, done, &mut found, &mut failed);
-        if settings.time_budget.is_none_or(|budget| started.elapsed() >= budget) {
+    let deadline = clock.deadline(&settings);
+    // Paths that waited go first, then the search runs while the time of delivering what it
+    // finds is left, then that is delivered while it fits.
+    let mut delivered = false;
+    deliver(world, &mut queue, &mut out, deadline, &mut delivered);
+    // Room for delivering a path of a hundred voxels after the search.
+    let room = queue.per_voxel * 100;
+    let search_deadline = deadline.map(|d| d.checked_sub(room).unwrap_or(d));
+    // Paths still waiting mean delivering is behind: no point in finding more this frame.
+    if !queue.queue.is_empty() && queue.pending.is_empty() {
+        let done = queue.queue.update_until(world, None, settings.expansions_per_frame, search_deadline);
+        queue.pending.extend(done);
+        deliver(world, &mut queue, &mut out, deadline, &mut delivered);
+    }
+    // A path that never fits the budget is delivered anyway after a few frames of waiting.
+    queue.stalled = if delivered || queue.pending.is_empty() { 0 } else { queue.stalled + 1 };
+}
+
+/// Where delivered paths go.
+#[derive(bevy_ecs::system::SystemParam)]
+pub(crate) struct Out<'w, 's> {
+    commands: Commands<'w, 's>,
+    #[allow(clippy::type_complexity)]
+    agents: Query<'w, 's, (&'static NavAgent, &'static Transform, &'static mut NavState, Option<&'static NavRoute>)>,
+    found: MessageWriter<'w, PathFound>,
+    failed: MessageWriter<'w, PathFailed>,
+}
+
+/// Delivers waiting results while the next one's expected cost fits before the deadline (or,
+/// after [`STALL_FRAMES`] frames without a delivery, one anyway); `delivered` tells whether
+/// one was this frame.
+fn deliver(
+    world: &voxnav::VoxelWorld,
+    queue: &mut NavQueue,
+    out: &mut Out,
+    deadline: Option<std::time::Instant>,
+    delivered: &mut bool,
+) {
+    while let Some((ticket, result)) = queue.pending.pop_front() {
+        let voxels = result.as_ref().map_or(1, |p| p.voxels.len()) as u32;
+        let fits = deadline.is_none_or(|d| std::time::Instant::now() + queue.per_voxel * voxels <= d);
+        if !fits && (*delivered || queue.stalled < STALL_FRAMES) {
+            queue.pending.push_front((ticket, result));
             break;
         }
+        let t = std::time::Instant::now();
+        deliver_one(world, queue, out, ticket, result);
+        queue.per_voxel = (t.elapsed() / voxels.max(1)).max(queue.per_voxel.mul_f32(0.99));
+        *delivered = true;
     }
 }
 
-/// Expansions per slice of the queue's work when a time budget is set.
-const TIME_SLICE: usize = 500;
+/// Frames a waiting path may wait for time to be delivered in before it is delivered anyway.
+const STALL_FRAMES: u32 = 3;
 
-/// Turns finished requests into routes (or failures).
-#[allow(clippy::type_complexity)]
-fn deliver(
-    commands: &mut Commands,
+/// Turns a finished request into a route (or a failure). A path found on an earlier world
+/// that an edit has broken since is asked for again.
+fn deliver_one(
     world: &voxnav::VoxelWorld,
     queue: &mut NavQueue,
-    agents: &mut Query<(&NavAgent, &Transform, &mut NavState, Option<&NavRoute>)>,
-    done: Vec<(Ticket, Result<voxnav::Path, PathError>)>,
-    found: &mut MessageWriter<PathFound>,
-    failed: &mut MessageWriter<PathFailed>,
+    out: &mut Out,
+    ticket: Ticket,
+    result: Result<voxnav::Path, PathError>,
 ) {
-    for (ticket, result) in done {
-        let Some((entity, config)) = queue.open.remove(&ticket) else { continue };
+    let Out { commands, agents, found, failed } = out;
+    {
+        let Some((entity, config)) = queue.open.remove(&ticket) else { return };
         queue.of_agent.remove(&entity);
-        let Ok((agent, transform, mut state, old)) = agents.get_mut(entity) else { continue };
+        let Ok((agent, transform, mut state, old)) = agents.get_mut(entity) else { return };
         let path = match result {
+            Ok(path) if path.check(world, &config) != PathCheck::Valid => {
+                *state = NavState::Idle; // filed again next frame
+                return;
+            }
             Ok(path) => path,
             Err(error) => {
                 *state = NavState::Failed(error.to_string());
                 failed.write(PathFailed { entity, error });
-                continue;
+                return;
             }
         };
         let smooth_config = agent.smooth_config(&config);

@@ -7,7 +7,9 @@ use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
 use voxnav::{PathCheck, PathError, Pose, Trajectory, smooth_from};
 
+use crate::NavSettings;
 use crate::agent::{NavAgent, NavRoute, NavState};
+use crate::clock::{FrameClock, spent};
 use crate::messages::{PathFailed, Rerouted};
 use crate::queue::NavQueue;
 use crate::world::NavWorld;
@@ -15,6 +17,8 @@ use crate::world::NavWorld;
 /// Checks and mends the routes of the agents under way when the world has changed.
 pub(crate) fn follow_edits(
     nav: Option<Res<NavWorld>>,
+    settings: Res<NavSettings>,
+    clock: Res<FrameClock>,
     mut queue: ResMut<NavQueue>,
     mut agents: Query<(Entity, &NavAgent, &Transform, &mut NavState, &mut NavRoute)>,
     mut rerouted: MessageWriter<Rerouted>,
@@ -23,14 +27,20 @@ pub(crate) fn follow_edits(
     let Some(nav) = nav else { return };
     let world = nav.world();
     let revision = world.revision();
+    let deadline = clock.deadline(&settings);
+    let mut mended_one = false;
     for (entity, agent, transform, mut state, mut route) in &mut agents {
         if route.checked == revision || *state != NavState::Following {
             continue;
+        }
+        if mended_one && spent(deadline) {
+            return; // the frame's budget is spent: the rest are checked next frame
         }
         route.checked = revision;
         if route.path.check(world, &route.config) == PathCheck::Valid {
             continue;
         }
+        mended_one = true;
         let at = transform.translation;
         let from = (0..route.path.voxels.len())
             .min_by(|&a, &b| {

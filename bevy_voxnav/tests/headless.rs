@@ -379,3 +379,64 @@ fn the_world_builds_from_the_scene_meshes_it_is_given() {
     assert_eq!(differ, 0, "voxels that differ from building the level file");
     assert!(built.has_water());
 }
+
+#[derive(Resource, Default)]
+struct PerFrame {
+    most_found: usize,
+    most_rerouted: usize,
+    rerouted: usize,
+}
+
+fn per_frame(mut t: ResMut<PerFrame>, mut f: MessageReader<bevy_voxnav::PathFound>, mut r: MessageReader<Rerouted>) {
+    let (found, rerouted) = (f.read().count(), r.read().count());
+    t.most_found = t.most_found.max(found);
+    t.most_rerouted = t.most_rerouted.max(rerouted);
+    t.rerouted += rerouted;
+}
+
+#[test]
+fn with_no_time_to_spare_work_still_moves_on_a_piece_per_frame() {
+    // A time budget of zero: a frame searches at most one slice, delivers at most one path (one
+    // that waited three frames) and
+    // mends at most one route, yet everything gets done. Six drones plan through the near door
+    // of a wall; it closes once all follow their routes, so all six are mended, one per frame.
+    let mut world = VoxelWorld::new(Vec3::ZERO, 0.5, UVec3::new(60, 12, 40)).unwrap();
+    world.fill_voxels(IVec3::new(30, 0, 0), IVec3::new(31, 11, 39), Voxel::Solid).unwrap();
+    world.fill_voxels(IVec3::new(30, 4, 8), IVec3::new(31, 7, 11), Voxel::Air).unwrap();
+    world.fill_voxels(IVec3::new(30, 4, 30), IVec3::new(31, 7, 33), Voxel::Air).unwrap();
+    let mut app = App::new();
+    let settings = bevy_voxnav::NavSettings { time_budget: Some(Duration::ZERO), ..Default::default() };
+    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, VoxNavPlugin { settings }));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / FPS)));
+    app.init_resource::<Tally>().init_resource::<PerFrame>();
+    app.add_systems(bevy_app::Update, (tally, per_frame).after(bevy_voxnav::NavSet));
+    app.insert_resource(NavWorld::new(world));
+    for i in 0..6 {
+        let z = 2.25 + i as f32 * 0.75;
+        app.world_mut().spawn((
+            NavAgent::drone(0.5),
+            Transform::from_translation(Vec3::new(2.25, 2.75, z)),
+            Destination(Vec3::new(27.75, 2.75, z)),
+        ));
+    }
+    let mut closed = false;
+    let frames = run(&mut app, 3000, |app| {
+        let mut states = app.world_mut().query::<&NavState>();
+        if !closed && states.iter(app.world()).all(|s| *s == NavState::Following) {
+            closed = true;
+            let mut nav = app.world_mut().resource_mut::<NavWorld>();
+            nav.world_mut().fill_voxels(IVec3::new(30, 4, 8), IVec3::new(31, 7, 11), Voxel::Solid).unwrap();
+        }
+        app.world().resource::<Tally>().arrived == 6
+    });
+    let tally = app.world().resource::<Tally>();
+    assert!(tally.failed.is_empty(), "failed: {:?}", tally.failed);
+    assert_eq!(tally.arrived, 6, "arrived after {frames} frames");
+    let per = app.world().resource::<PerFrame>();
+    assert!(closed);
+    assert_eq!(
+        (per.most_found, per.most_rerouted, per.rerouted),
+        (1, 1, 6),
+        "most found, most rerouted per frame; rerouted"
+    );
+}

@@ -1,6 +1,8 @@
 //! [`PathQueue`]: path requests served by priority within a per-frame expansion budget, so
 //! hundreds of agents asking at once do not all search in one frame.
 
+use std::time::Instant;
+
 use crate::error::PathError;
 use crate::grid::components::Components;
 use crate::grid::world::VoxelWorld;
@@ -126,6 +128,9 @@ impl PathQueue {
         self.len() == 0
     }
 
+    /// Expansions between looks at the clock in [`update_until`](Self::update_until).
+    pub const DEADLINE_SLICE: usize = 16;
+
     /// Keeps a dropped entry's pathfinder for the next search.
     fn recycle(&mut self, entry: Option<Entry>) {
         if let Some((finder, _)) = entry.and_then(|e| e.search) {
@@ -152,10 +157,30 @@ impl PathQueue {
         components: Option<&Components>,
         budget: usize,
     ) -> Vec<(Ticket, Result<Path, PathError>)> {
+        self.update_until(world, components, budget, None)
+    }
+
+    /// [`update`](Self::update) that also stops at a wall-clock `deadline`: it works in slices
+    /// of [`DEADLINE_SLICE`](Self::DEADLINE_SLICE) expansions and, after each, stops if the
+    /// slowest slice of this call would no longer fit before the deadline (at least one slice
+    /// is done, so work always moves on). A deadline makes the work
+    /// done per frame depend on the machine's speed; the results do not (each is still exactly
+    /// the one-shot result of its request on the world of the frame it finished in).
+    ///
+    /// # Errors
+    /// As [`update`](Self::update).
+    pub fn update_until(
+        &mut self,
+        world: &VoxelWorld,
+        components: Option<&Components>,
+        budget: usize,
+        deadline: Option<Instant>,
+    ) -> Vec<(Ticket, Result<Path, PathError>)> {
         self.frame += 1;
         let mut done = Vec::new();
         let mut left = budget.max(1);
         let stamp = (world.dims(), world.revision());
+        let mut slowest = std::time::Duration::ZERO;
         while left > 0 {
             // The most urgent waiting request takes over if it outranks the running one.
             let best = (0..self.waiting.len()).max_by_key(|&i| self.key(&self.waiting[i]));
@@ -187,7 +212,8 @@ impl PathQueue {
             }
             let Some((finder, _)) = entry.search.as_mut() else { break };
             let before = finder.stats().expanded;
-            let step = finder.advance(world, left);
+            let sliced = Instant::now();
+            let step = finder.advance(world, if deadline.is_some() { left.min(Self::DEADLINE_SLICE) } else { left });
             let used = finder.stats().expanded.saturating_sub(before).max(1);
             left = left.saturating_sub(used);
             match step {
@@ -199,6 +225,13 @@ impl PathQueue {
                 SearchStep::Failed(e) => {
                     done.push((entry.ticket, Err(e)));
                     self.recycle(Some(entry));
+                }
+            }
+            if let Some(d) = deadline {
+                let now = Instant::now();
+                slowest = slowest.max(now - sliced);
+                if now + slowest >= d {
+                    break;
                 }
             }
         }
