@@ -253,6 +253,7 @@ mod windowed {
         /// Frames to run before closing (`None`: until the window is closed).
         frames: Option<usize>,
         frame: usize,
+        arrived: usize,
         screenshot: Option<PathBuf>,
     }
 
@@ -265,14 +266,20 @@ mod windowed {
         let known = KNOWN.iter().find(|k| k.0 == name);
         let voxel = args.voxel.or(known.map(|k| k.1)).unwrap_or(0.5);
         let seeds: Vec<Vec3> = args.seed.or(known.map(|k| Vec3::from_array(k.2))).into_iter().collect();
-        let dir = args.level.parent().map_or(PathBuf::from("."), PathBuf::from);
-        let file = args.level.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned());
+        // Bevy resolves a relative asset folder from the executable's (or the crate's) folder.
+        let Ok(path) = std::fs::canonicalize(&args.level) else {
+            eprintln!("{}: no such level file", args.level.display());
+            return ExitCode::from(2);
+        };
+        let dir = path.parent().map_or(PathBuf::from("."), PathBuf::from);
+        let file = path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned());
         let level = Level {
             voxel,
             agents: args.agents,
             spawned: false,
             frames: args.frames_given.then_some(args.frames),
             frame: 0,
+            arrived: 0,
             screenshot: args.screenshot.clone(),
         };
         let mut app = App::new();
@@ -290,8 +297,7 @@ mod windowed {
                 commands.spawn((Camera3d::default(), Transform::from_xyz(0.0, 5.0, 10.0)));
             })
             .add_systems(Update, (spawn_agents, chase.after(NavSet), count_frames));
-        app.run();
-        ExitCode::SUCCESS
+        if app.run().is_success() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
     }
 
     /// Once the navigation world is ready: the agents, and a light at the camera.
@@ -350,17 +356,27 @@ mod windowed {
         camera.look_at(drone.translation, Vec3::Y);
     }
 
-    /// Closes the window after `--frames`, saving `--screenshot` first.
-    fn count_frames(mut commands: Commands, mut level: ResMut<Level>, mut exit: MessageWriter<AppExit>) {
+    /// Closes the window after `--frames`, saving `--screenshot` first; the last line sums up
+    /// (`level window frames=.. agents=.. arrived=..`), and the exit is an error if the
+    /// navigation world was never built from the scene.
+    fn count_frames(
+        mut commands: Commands,
+        mut level: ResMut<Level>,
+        mut exit: MessageWriter<AppExit>,
+        mut arrived: MessageReader<Arrived>,
+        agents: Query<(), With<NavAgent>>,
+    ) {
         let Some(frames) = level.frames else { return };
         level.frame += 1;
+        level.arrived += arrived.read().count();
         if level.frame == frames
             && let Some(path) = level.screenshot.clone()
         {
             commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
         }
         if level.frame >= frames + 10 {
-            exit.write(AppExit::Success);
+            println!("level window frames={} agents={} arrived={}", level.frame, agents.iter().count(), level.arrived);
+            exit.write(if level.spawned { AppExit::Success } else { AppExit::error() });
         }
     }
 }
