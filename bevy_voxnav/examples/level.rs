@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p bevy_voxnav --example level -- --headless [--level PATH] [--frames N]
-//!     [--agents N] [--voxel S] [--seed x,y,z]
+//!     [--agents N] [--voxel S] [--seed x,y,z] [--time-budget-us N]
 //! cargo run --release -p bevy_voxnav --features window --example level -- [--level PATH]
 //!     [--frames N] [--screenshot F.png]
 //! ```
@@ -52,6 +52,8 @@ struct Args {
     agents: usize,
     voxel: Option<f32>,
     seed: Option<Vec3>,
+    /// `NavSettings::time_budget`, microseconds.
+    time_budget_us: Option<u64>,
     /// Windowed mode: frames given explicitly (then it closes after them).
     frames_given: bool,
     /// Windowed mode: a PNG of the window written at the last frame.
@@ -69,6 +71,7 @@ fn parse() -> Result<Args, String> {
         seed: None,
         frames_given: false,
         screenshot: None,
+        time_budget_us: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -81,6 +84,9 @@ fn parse() -> Result<Args, String> {
                 a.frames_given = true;
             }
             "--screenshot" => a.screenshot = Some(PathBuf::from(value()?)),
+            "--time-budget-us" => {
+                a.time_budget_us = Some(value()?.parse().map_err(|_| "--time-budget-us takes microseconds")?)
+            }
             "--agents" => a.agents = value()?.parse().map_err(|_| "--agents takes a number")?,
             "--voxel" => a.voxel = Some(value()?.parse().map_err(|_| "--voxel takes metres")?),
             "--seed" => {
@@ -152,7 +158,7 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "{e}\nusage: level [--headless] [--level PATH] [--frames N] [--agents N] [--voxel S] [--seed x,y,z] [--screenshot F.png]"
+                "{e}\nusage: level [--headless] [--level PATH] [--frames N] [--agents N] [--voxel S] [--seed x,y,z] [--time-budget-us N] [--screenshot F.png]"
             );
             return if e.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
@@ -173,7 +179,9 @@ fn main() -> ExitCode {
 
     let mut app = App::new();
     let t = Instant::now();
-    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, VoxNavPlugin::default()))
+    let settings =
+        bevy_voxnav::NavSettings { time_budget: args.time_budget_us.map(Duration::from_micros), ..Default::default() };
+    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, VoxNavPlugin { settings }))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(1.0 / 60.0)))
         .init_resource::<Tally>()
         .add_systems(Update, tally.after(NavSet))

@@ -14,7 +14,7 @@ use voxnav::{
 
 use crate::NavSettings;
 use crate::agent::{Destination, NavAgent, NavRoute, NavState};
-use crate::clock::FrameClock;
+use crate::clock::{FrameClock, spent};
 use crate::messages::{PathFailed, PathFound};
 use crate::world::NavWorld;
 
@@ -30,7 +30,7 @@ pub struct NavQueue {
     /// Results not yet given to their agents (the frame's time budget ran out).
     pending: VecDeque<(Ticket, Result<voxnav::Path, PathError>)>,
     /// Recent cost of delivering a path (smoothing it, making its trajectory), per voxel of
-    /// the path: a slowly decaying maximum.
+    /// the path: a moving average.
     per_voxel: Duration,
     /// Frames in a row that ended with paths waiting and none delivered.
     stalled: u32,
@@ -125,16 +125,13 @@ pub(crate) fn run_queue(
     }
     let world = nav.world();
     let deadline = clock.deadline(&settings);
-    // Paths that waited go first, then the search runs while the time of delivering what it
-    // finds is left, then that is delivered while it fits.
+    // Paths that waited go first (while the next one's expected cost fits), then the search
+    // runs to the deadline (at least one slice when nothing waits); what it finds is delivered
+    // while that fits, else first thing next frame.
     let mut delivered = false;
     deliver(world, &mut queue, &mut out, deadline, &mut delivered);
-    // Room for delivering a path of a hundred voxels after the search.
-    let room = queue.per_voxel * 100;
-    let search_deadline = deadline.map(|d| d.checked_sub(room).unwrap_or(d));
-    // Paths still waiting mean delivering is behind: no point in finding more this frame.
-    if !queue.queue.is_empty() && queue.pending.is_empty() {
-        let done = queue.queue.update_until(world, None, settings.expansions_per_frame, search_deadline);
+    if !queue.queue.is_empty() && (queue.pending.is_empty() || !spent(deadline)) {
+        let done = queue.queue.update_until(world, None, settings.expansions_per_frame, deadline);
         queue.pending.extend(done);
         deliver(world, &mut queue, &mut out, deadline, &mut delivered);
     }
@@ -171,7 +168,9 @@ fn deliver(
         }
         let t = std::time::Instant::now();
         deliver_one(world, queue, out, ticket, result);
-        queue.per_voxel = (t.elapsed() / voxels.max(1)).max(queue.per_voxel.mul_f32(0.99));
+        // A moving average: one slow delivery (the machine busy elsewhere) must not hold back
+        // the next ones for long.
+        queue.per_voxel = queue.per_voxel.mul_f32(0.75) + (t.elapsed() / voxels.max(1)).mul_f32(0.25);
         *delivered = true;
     }
 }
