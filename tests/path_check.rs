@@ -115,3 +115,84 @@ fn an_edit_beside_a_diagonal_in_the_next_chunk_breaks_it() {
     }
     assert!(found >= 5, "only {found} such steps found");
 }
+
+/// A world with the same voxels but no history (a new object, not a clone): checks on it look
+/// at every step.
+fn without_history(world: &VoxelWorld) -> VoxelWorld {
+    let mut bytes = Vec::new();
+    world.write_vxn(&mut bytes).unwrap();
+    VoxelWorld::from_vxn_bytes(&bytes, voxnav::Limits::DEFAULT).unwrap()
+}
+
+/// The incremental check (only steps near chunks edited since) against the full one, for wide
+/// agents (an edit in the next chunk can narrow a step's clearance) and on clones: a clone made
+/// after the path was found knows its history and checks incrementally; one made before the
+/// path (or the original edited after the cloning) does not share it and is checked in full.
+#[test]
+fn incremental_checks_agree_with_full_ones_on_clones_and_for_wide_agents() {
+    let mut rng = rng(0xC1A5);
+    let (mut broken, mut valid) = (0, 0);
+    let mut finder = Pathfinder::new();
+    for i in 0..300 {
+        let mut world = walled_world(&mut rng, glam::UVec3::new(24 + i % 11, 8 + i % 5, 20 + i % 9), 6, 8);
+        let clearance = (i % 3) as u8;
+        let config = SearchConfig { clearance, ..Default::default() };
+        let (Some(s), Some(g)) =
+            (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
+        else {
+            continue;
+        };
+        let before = world.clone(); // a clone made before the path
+        let Ok(path) = finder.find_voxel_path(&world, s, g, &config) else { continue };
+        let mut fork = world.clone(); // one made after it
+        let edit = |rng: &mut rand::rngs::StdRng, w: &mut VoxelWorld| {
+            let r = i32::from(clearance) + 1;
+            for _ in 0..rng.random_range(1..4) {
+                let near = path.voxels[rng.random_range(0..path.voxels.len())];
+                let v = near + IVec3::new(rng.random_range(-r..=r), rng.random_range(-r..=r), rng.random_range(-r..=r));
+                let kind = if rng.random_bool(0.6) {
+                    Voxel::Solid
+                } else {
+                    [Voxel::Water, Voxel::Air][rng.random_range(0..2)]
+                };
+                let _ = w.set(v, kind);
+            }
+        };
+        edit(&mut rng, &mut fork);
+        edit(&mut rng, &mut world);
+        for (what, w) in [("edited original", &world), ("clone made after", &fork), ("clone made before", &before)] {
+            let full = path.check(&without_history(w), &config);
+            assert_eq!(path.check(w, &config), full, "world {i}, clearance {clearance}, {what}");
+            if full == PathCheck::Valid { valid += 1 } else { broken += 1 }
+        }
+        // The original edited after the fork: a path found there now, checked on the fork,
+        // must not trust the fork's stamps.
+        if let Ok(later) = finder.find_voxel_path(&world, s, g, &config) {
+            assert_eq!(later.check(&fork, &config), later.check(&without_history(&fork), &config), "world {i}");
+        }
+    }
+    assert!(valid > 100 && broken > 30, "valid {valid} broken {broken}");
+}
+
+/// For a wide agent an edit in the next chunk, within its clearance of a step, breaks the step
+/// though neither of the step's voxels is in that chunk.
+#[test]
+fn an_edit_within_clearance_in_the_next_chunk_breaks_a_wide_agents_path() {
+    let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(40, 32, 5)).unwrap();
+    let config = SearchConfig { clearance: 1, ..Default::default() };
+    // Along the last row of the first chunk in y (y = 15); the edit is at y = 16.
+    let path = Pathfinder::new().find_voxel_path(&world, IVec3::new(2, 15, 2), IVec3::new(37, 15, 2), &config).unwrap();
+    assert!(path.voxels.iter().all(|v| v.y == 15), "a straight path");
+    world.set(IVec3::new(20, 16, 2), Voxel::Solid).unwrap();
+    assert!(matches!(path.check(&world, &config), PathCheck::Broken { .. }));
+    // A one-voxel agent is not hurt by it.
+    let thin = Pathfinder::new()
+        .find_voxel_path(
+            &VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(40, 32, 5)).unwrap(),
+            IVec3::new(2, 15, 2),
+            IVec3::new(37, 15, 2),
+            &SearchConfig::default(),
+        )
+        .unwrap();
+    assert_eq!(thin.check(&world, &SearchConfig::default()), PathCheck::Valid);
+}

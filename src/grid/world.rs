@@ -50,6 +50,9 @@ pub struct VoxelWorld {
     /// Unique per world object (a clone gets its own): with `edits`, tells a cache built from
     /// an earlier state of this world which chunks changed since.
     lineage: u64,
+    /// For a clone: the lineage and revision of the world it was cloned from (its history up
+    /// to there is this world's too, `edits` included).
+    forked_from: Option<(u64, u64)>,
     /// Memory limits of this world and of what is built over it.
     limits: Limits,
 }
@@ -67,6 +70,7 @@ impl Clone for VoxelWorld {
             revision: self.revision,
             edits: self.edits.clone(),
             lineage: next_revision(),
+            forked_from: Some((self.lineage, self.revision)),
             limits: self.limits,
         }
     }
@@ -184,6 +188,7 @@ impl VoxelWorld {
             revision: next_revision(),
             edits: vec![0; chunks],
             lineage: next_revision(),
+            forked_from: None,
             limits,
         })
     }
@@ -683,6 +688,14 @@ impl VoxelWorld {
     /// This world object's identity (see the `lineage` field).
     pub(crate) fn lineage(&self) -> u64 {
         self.lineage
+    }
+
+    /// Whether this world's per-chunk edit stamps tell every change since the state `revision`
+    /// of the world object `lineage`: it is that object, or a clone of it made at or after that
+    /// revision (a clone inherits the stamps; edits made to the original after the cloning are
+    /// not this world's, hence the bound).
+    pub(crate) fn knows_changes_since(&self, lineage: u64, revision: u64) -> bool {
+        lineage == self.lineage || self.forked_from.is_some_and(|(l, r)| l == lineage && revision <= r)
     }
 
     /// The revision of chunk `index`'s last edit (0: none since the world was made).

@@ -44,9 +44,9 @@ pub struct Path {
 /// Which world object, in which state, a path was found on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct WorldStamp {
-    lineage: u64,
-    revision: u64,
-    dims: glam::UVec3,
+    pub(crate) lineage: u64,
+    pub(crate) revision: u64,
+    pub(crate) dims: glam::UVec3,
 }
 
 impl WorldStamp {
@@ -117,10 +117,11 @@ impl Path {
     /// (its media and diagonal rule): whether every step is still legal, or where the path
     /// first breaks. Edits, and chunks whose medium changed, count.
     ///
-    /// On the world object the path was found on, only the steps in chunks edited since are
-    /// re-checked (the world stamps each 16^3 chunk with the revision of its last edit): the
-    /// cost follows the path's length, never the world's size, and an unedited world answers
-    /// at once. On another world object (a clone, a replaced world) every step is checked.
+    /// On the world object the path was found on, or a clone of it made since, only the steps
+    /// near chunks edited since are re-checked (the world stamps each 16^3 chunk with the
+    /// revision of its last edit; a clone inherits the stamps): the cost follows the path's
+    /// length, never the world's size, and an unedited world answers at once. On another world
+    /// object (a replaced world, a clone made before the path) every step is checked.
     ///
     /// # Examples
     /// ```
@@ -140,13 +141,12 @@ impl Path {
         if now == self.made_on {
             return PathCheck::Valid;
         }
-        let same_world = now.lineage == self.made_on.lineage && now.dims == self.made_on.dims;
-        let pass = config.pass();
         let since = self.made_on.revision;
+        let same_world = now.dims == self.made_on.dims && world.knows_changes_since(self.made_on.lineage, since);
+        let pass = config.pass();
         for (i, &v) in self.voxels.iter().enumerate() {
             let next = self.voxels.get(i + 1).copied();
-            let (lo, hi) = next.map_or((v, v), |n| (v.min(n), v.max(n)));
-            if same_world && !world.edited_since(lo, hi, since) {
+            if same_world && !step_edited_since(world, v, next, i32::from(pass.radius()), since) {
                 continue;
             }
             if !world.passable(v, pass) {
@@ -163,6 +163,16 @@ impl Path {
         }
         PathCheck::Valid
     }
+}
+
+/// Whether an edit after `revision` may have changed the step from `v` to `next` (or voxel
+/// `v` alone) for an agent of clearance `radius`: whether a chunk within `radius` of the step's
+/// box was edited since.
+pub(crate) fn step_edited_since(world: &VoxelWorld, v: IVec3, next: Option<IVec3>, radius: i32, revision: u64) -> bool {
+    let (lo, hi) = next.map_or((v, v), |n| (v.min(n), v.max(n)));
+    let last = world.dims().as_ivec3() - 1;
+    let (lo, hi) = ((lo - radius).max(IVec3::ZERO), (hi + radius).min(last));
+    lo.cmple(hi).all() && world.edited_since(lo, hi, revision)
 }
 
 /// Where a search stands after [`Pathfinder::advance`](crate::Pathfinder::advance).
