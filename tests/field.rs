@@ -166,3 +166,38 @@ fn field_costs_match_exact_searches_on_a_warframe_map() {
         field.memory_bytes()
     );
 }
+
+/// The pruned field (jump point search's canonical successors, with every move a voxel is
+/// reached by at its cost kept) against Dijkstra from the goal on every free voxel, in sparse
+/// worlds full of equal-cost ties, for the symmetric rules where it prunes.
+#[test]
+fn every_voxel_of_a_pruned_field_is_exact() {
+    let mut checked = 0usize;
+    for seed in 0..160u64 {
+        let mut r = rng(7000 + seed);
+        let dims = glam::UVec3::new(r.random_range(6..18), r.random_range(6..18), r.random_range(4..14));
+        let world = walled_world(&mut r, dims, [0, 3, 8, 15][seed as usize % 4], 0);
+        let diagonal = [DiagonalRule::Strict, DiagonalRule::Unchecked][(seed / 4) as usize % 2];
+        let costs = [CostModel::GAME, CostModel::PRECISE, CostModel { face: 10, edge: 20, corner: 30 }]
+            [(seed / 8) as usize % 3];
+        let config = SearchConfig { diagonal, costs, ..Default::default() };
+        let Some(goal) = random_free_voxel(&mut r, &world, config.media) else { continue };
+        let want = distances(&world, goal, diagonal, &costs, config.media);
+        let mut field = GoalField::new(&world, goal, &config).unwrap();
+        let d = world.dims().as_ivec3();
+        for z in 0..d.z {
+            for y in 0..d.y {
+                for x in 0..d.x {
+                    let v = IVec3::new(x, y, z);
+                    if world.is_blocked(v) {
+                        continue;
+                    }
+                    let got = field.cost_from(&world, v).ok();
+                    assert_eq!(got, want[index(&world, v)], "seed {seed} {diagonal:?} {costs:?}: {v} -> {goal}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 50_000, "only {checked} voxels checked");
+}

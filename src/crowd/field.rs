@@ -5,6 +5,7 @@ use thiserror::Error;
 
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::world::{Pass, VoxelWorld};
+use crate::search::canonical::{Canon, START};
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
 use crate::search::path::{Path, SearchStats, voxel_length};
 use crate::search::radix_heap::RadixHeap;
@@ -52,7 +53,10 @@ pub enum FieldError {
 }
 
 /// Bytes one 16^3 page of field state costs (8 bytes of cost and 1 of flags per voxel).
-const PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 9 + 12;
+const PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 13 + 12;
+
+/// Bit of [`GoalField::moves`] standing for "entered by no move" (the goal).
+const FROM_GOAL: u32 = 1 << START;
 
 /// [`GoalField::grow_to`] aims at cubes of `2^CLUSTER_SHIFT` voxels a side, one at a time
 /// (tuned on Complex, of the tuning half: 4-voxel cubes settle 83,379 voxels there against
@@ -149,6 +153,13 @@ pub struct GoalField {
     move_cost: [u64; MOVES],
     /// Reused buffer for re-aiming the open list.
     spare: Vec<(u64, u32)>,
+    /// Successor tables when the search may prune (symmetric moves, no media prices).
+    canon: Option<std::sync::Arc<Canon>>,
+    /// Per slot (beside `nodes`): for an open voxel, the moves it was reached by at its cost
+    /// ([`FROM_GOAL`] for the goal); for a settled one, the moves already tried from it.
+    moves: Vec<u32>,
+    /// Settled voxels reached again at their cost by a new move (late successors to try).
+    late: Vec<(usize, u32)>,
 }
 
 impl GoalField {
@@ -190,11 +201,17 @@ impl GoalField {
             max_bytes,
             move_cost: std::array::from_fn(|m| config.costs.cost(axes(m))),
             spare: Vec::new(),
+            canon: (config.diagonal != DiagonalRule::Faces && !config.priced_media(world))
+                .then(|| Canon::shared(config.diagonal, config.costs)),
+            moves: Vec::new(),
+            late: Vec::new(),
         };
         field.nodes.reset(world.dims());
         let slot = field.nodes.slot(goal);
         field.nodes.g[slot] = 0;
         field.nodes.info[slot] = OPEN | NO_PARENT;
+        field.moves.resize(field.nodes.info.len(), 0);
+        field.moves[slot] = FROM_GOAL;
         field.open.push(0, slot as u32);
         Ok(field)
     }
@@ -221,7 +238,7 @@ impl GoalField {
     /// Bytes of heap this field holds.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.heap_bytes() + self.spare.capacity() * 16
+        self.nodes.heap_bytes() + self.open.heap_bytes() + self.spare.capacity() * 16 + self.moves.capacity() * 4
     }
 
     /// The exact cost from `v` to the goal, if the field has settled `v` (else `None`: see
@@ -416,37 +433,73 @@ impl GoalField {
             self.nodes.info[slot] |= CLOSED;
             self.settled += 1;
             let g = self.nodes.g[slot];
-            // Every forward move p -> u enters u: one price for all of them.
-            let weight =
-                if self.weighted { u64::from(self.config.media.weight(world.get(u)).unwrap_or(100)) } else { 100 };
             let preds = if rule == DiagonalRule::Faces {
                 self.faces_predecessors(world, u)
             } else {
                 // Strict and Unchecked are symmetric: p -> u is legal exactly when u -> p is.
-                legal_moves(world.blocked_mask(u, self.pass), rule)
+                let mask = world.blocked_mask(u, self.pass);
+                match self.canon.as_deref() {
+                    // Only the canonical successors of the moves `u` was reached by (the
+                    // pruning rule of jump point search; the reversed grid is the same grid).
+                    Some(canon) => {
+                        let tried = canon.successors_of_any(self.moves[slot], mask);
+                        self.moves[slot] = tried;
+                        tried
+                    }
+                    None => legal_moves(mask, rule),
+                }
             };
-            let mut preds = preds;
-            let inside = interior(u);
-            while preds != 0 {
-                let m = preds.trailing_zeros() as usize;
-                preds &= preds - 1;
-                let p = u + OFFSETS[m];
-                let base = self.move_cost[m];
-                let cost = if weight == 100 { base } else { base * weight / 100 };
-                let ps = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(p) };
-                let info = self.nodes.info[ps];
-                if info & CLOSED != 0 {
-                    continue;
-                }
-                let ng = g + cost;
-                if info & OPEN == 0 || ng < self.nodes.g[ps] {
-                    self.nodes.g[ps] = ng;
-                    self.nodes.info[ps] = OPEN | OPPOSITE[m];
-                    self.open.push(ng.saturating_add(self.estimate(p)), ps as u32);
-                }
+            self.relax_from(world, slot, u, g, preds);
+            // Settled voxels reached again at their cost by a new move try its successors now.
+            while let Some((ls, extra)) = self.late.pop() {
+                let (lu, lg) = (self.nodes.voxel(ls), self.nodes.g[ls]);
+                self.relax_from(world, ls, lu, lg, extra);
             }
             if u == v {
                 return Ok(slot);
+            }
+        }
+    }
+
+    /// Relaxes the voxels `p = u + OFFSETS[m]` for the moves `m` in `preds` from the settled
+    /// voxel `u` (cost `g`), at the forward move's price.
+    fn relax_from(&mut self, world: &VoxelWorld, slot: usize, u: IVec3, g: u64, mut preds: u32) {
+        // Every forward move p -> u enters u: one price for all of them.
+        let weight = if self.weighted { u64::from(self.config.media.weight(world.get(u)).unwrap_or(100)) } else { 100 };
+        let inside = interior(u);
+        while preds != 0 {
+            let m = preds.trailing_zeros() as usize;
+            preds &= preds - 1;
+            let p = u + OFFSETS[m];
+            let base = self.move_cost[m];
+            let cost = if weight == 100 { base } else { base * weight / 100 };
+            let ps = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(p) };
+            if self.moves.len() < self.nodes.info.len() {
+                self.moves.resize(self.nodes.info.len(), 0);
+            }
+            let info = self.nodes.info[ps];
+            let ng = g + cost;
+            if info & CLOSED != 0 {
+                // Reached again at its (final) cost by a move whose successors it has not
+                // tried: those are tried too, so that no tie loses a canonical path.
+                if let Some(canon) = self.canon.as_deref()
+                    && ng == self.nodes.g[ps]
+                {
+                    let extra = canon.successors(m, world.blocked_mask(p, self.pass)) & !self.moves[ps];
+                    if extra != 0 {
+                        self.moves[ps] |= extra;
+                        self.late.push((ps, extra));
+                    }
+                }
+                continue;
+            }
+            if info & OPEN == 0 || ng < self.nodes.g[ps] {
+                self.nodes.g[ps] = ng;
+                self.nodes.info[ps] = OPEN | OPPOSITE[m];
+                self.moves[ps] = 1 << m;
+                self.open.push(ng.saturating_add(self.estimate(p)), ps as u32);
+            } else if ng == self.nodes.g[ps] {
+                self.moves[ps] |= 1 << m;
             }
         }
     }

@@ -55,6 +55,11 @@ pub struct Pathfinder {
     ext: crate::search::dispatch::Dispatch,
     /// Successor tables of the last canonical search.
     canon: Option<std::sync::Arc<Canon>>,
+    /// Canonical searches, per slot beside the node store: for an open voxel the moves it was
+    /// reached by at its cost (bit [`START`] for the start), for a closed one the moves tried.
+    moves: Vec<u32>,
+    /// Closed voxels reached again at their cost by a new move: successors still to try.
+    late: Vec<(usize, u32)>,
 }
 
 impl Pathfinder {
@@ -104,10 +109,8 @@ impl Pathfinder {
     /// A cheapest path like [`find_voxel_path`](Self::find_voxel_path) with A* (whatever
     /// `config`'s algorithm), trying from each voxel only its *canonical* successors (the
     /// pruning rule of jump point search, [`Canon`], without the jumps): in open space one to
-    /// seven moves instead of 26. For short searches (a repair's detour), where jump point
-    /// search's scan setup does not pay. A voxel reached at equal cost by two moves keeps the
-    /// first, so between ties the path found may cost a little more than the optimum. Media
-    /// with prices search every move.
+    /// seven moves instead of 26, the same cost. For short searches (a repair's detour), where
+    /// jump point search's scan setup does not pay. Media with prices search every move.
     pub(crate) fn find_detour(
         &mut self,
         world: &VoxelWorld,
@@ -122,6 +125,11 @@ impl Pathfinder {
                 self.canon = Some(Canon::shared(config.diagonal, config.costs));
             }
             self.query.canonical = true;
+            self.late.clear();
+            self.moves.resize(self.nodes.info.len(), 0);
+            if let Some(slot) = self.nodes.find(start) {
+                self.moves[slot] = 1 << START;
+            }
         }
         self.run_to_end(world)
     }
@@ -256,13 +264,18 @@ impl Pathfinder {
             self.stats.expanded += 1;
             let inside = interior(v);
             let mask = world.blocked_mask(v, pass);
-            let mut legal = match canon.as_deref() {
-                Some(canon) => {
-                    let by = self.nodes.info[slot] & PARENT_MASK;
-                    canon.successors(if by == NO_PARENT { START } else { usize::from(by) }, mask)
+            if let Some(canon) = canon.as_deref() {
+                let tried = canon.successors_of_any(self.moves[slot], mask);
+                self.moves[slot] = tried;
+                self.relax_canonical(world, canon, slot, v, g, tried);
+                while let Some((ls, extra)) = self.late.pop() {
+                    let (lv, lg) = (self.nodes.voxel(ls), self.nodes.g[ls]);
+                    self.relax_canonical(world, canon, ls, lv, lg, extra);
                 }
-                None => legal_moves(mask, rule),
-            };
+                self.stats.peak_open = self.stats.peak_open.max(self.open.len());
+                continue;
+            }
+            let mut legal = legal_moves(mask, rule);
             while legal != 0 {
                 let m = legal.trailing_zeros() as usize;
                 legal &= legal - 1;
@@ -289,6 +302,46 @@ impl Pathfinder {
         }
         self.query.done = true;
         SearchStep::Failed(PathError::Unreachable { expanded: self.stats.expanded })
+    }
+
+    /// The canonical search's relaxation of the voxels `u + OFFSETS[m]` for the moves `m` in
+    /// `moves` from the closed voxel `u` (cost `g`); see [`Canon::successors_of_any`] for the
+    /// ties it keeps.
+    fn relax_canonical(&mut self, world: &VoxelWorld, canon: &Canon, slot: usize, u: IVec3, g: u64, mut moves: u32) {
+        let q = self.query;
+        let Some(pass) = q.pass else { return };
+        let inside = interior(u);
+        while moves != 0 {
+            let m = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let n = u + OFFSETS[m];
+            let ns = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(n) };
+            if self.moves.len() < self.nodes.info.len() {
+                self.moves.resize(self.nodes.info.len(), 0);
+            }
+            let info = self.nodes.info[ns];
+            let ng = g + q.move_cost[m];
+            if info & CLOSED != 0 {
+                if ng == self.nodes.g[ns] {
+                    let extra = canon.successors(m, world.blocked_mask(n, pass)) & !self.moves[ns];
+                    if extra != 0 {
+                        self.moves[ns] |= extra;
+                        self.late.push((ns, extra));
+                    }
+                }
+                continue;
+            }
+            if info & OPEN == 0 || ng < self.nodes.g[ns] {
+                self.nodes.g[ns] = ng;
+                self.nodes.info[ns] = OPEN | m as u8;
+                self.moves[ns] = 1 << m;
+                let f = ng + q.config.heuristic.estimate(q.goal - n, &q.config.costs);
+                self.open.push(f, ns as u32);
+                self.stats.generated += 1;
+            } else if ng == self.nodes.g[ns] {
+                self.moves[ns] |= 1 << m;
+            }
+        }
     }
 
     /// Statistics of the current (or last) search.
@@ -351,6 +404,48 @@ pub(crate) fn endpoint_voxels(world: &VoxelWorld, start: Vec3, goal: Vec3) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The canonical detour search against plain A* (exact) on sparse seeded worlds full of
+    /// equal-cost ties: from one start to every voxel, the same cost, and a path whenever A*
+    /// finds one (with one move kept per voxel, ties cost optimality and reachability).
+    #[test]
+    fn canonical_detours_cost_what_plain_a_star_does() {
+        use crate::medium::Voxel;
+        use crate::search::config::{CostModel, DiagonalRule};
+        let mut seed = 0x5EED_u64;
+        let mut next = |n: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) % u64::from(n)) as i32
+        };
+        let (mut plain, mut canonical) = (Pathfinder::new(), Pathfinder::new());
+        let mut compared = 0;
+        for i in 0..120 {
+            let dims = glam::UVec3::new(5 + next(8) as u32, 5 + next(8) as u32, 3 + next(6) as u32);
+            let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, dims).unwrap();
+            let d = dims.as_ivec3();
+            let density = [3, 8, 15][i % 3];
+            for _ in 0..(d.x * d.y * d.z * density / 100) {
+                let v = IVec3::new(next(d.x as u32), next(d.y as u32), next(d.z as u32));
+                world.set(v, Voxel::Solid).unwrap();
+            }
+            let diagonal = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][i / 3 % 3];
+            let costs = [CostModel::GAME, CostModel::PRECISE, CostModel { face: 10, edge: 20, corner: 30 }][i / 9 % 3];
+            let config = SearchConfig { diagonal, costs, ..Default::default() };
+            let a = IVec3::new(next(d.x as u32), next(d.y as u32), next(d.z as u32));
+            for z in 0..d.z {
+                for y in 0..d.y {
+                    for x in 0..d.x {
+                        let b = IVec3::new(x, y, z);
+                        let want = plain.find_voxel_path(&world, a, b, &config).map(|p| p.cost);
+                        let got = canonical.find_detour(&world, a, b, &config).map(|p| p.cost);
+                        assert_eq!(got, want, "world {i}: {a} -> {b}, {diagonal:?}, {costs:?}");
+                        compared += usize::from(want.is_ok());
+                    }
+                }
+            }
+        }
+        assert!(compared > 20_000, "only {compared} paths compared");
+    }
 
     #[test]
     fn world_and_pathfinder_are_send_and_sync() {

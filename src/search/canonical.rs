@@ -192,6 +192,23 @@ impl Canon {
         out
     }
 
+    /// The moves to try after entering a voxel with neighbourhood `mask` by any of the moves
+    /// in `entered` (bit [`START`] for a voxel entered by none: every legal move). A search
+    /// that prunes with this must keep every move a voxel is reached by at its best cost, and
+    /// try the new successors of a settled voxel reached again at its cost: with one move kept
+    /// per voxel, ties lose optimal paths and can even cut voxels off (`tests/field.rs`).
+    #[inline]
+    pub(crate) fn successors_of_any(&self, entered: u32, mask: u32) -> u32 {
+        let mut out = 0;
+        let mut dirs = entered;
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            out |= self.successors(d, mask);
+        }
+        out
+    }
+
     /// The moves to try after entering a voxel with neighbourhood `mask` by `d`: the legal
     /// natural moves and the forced ones.
     #[inline]
