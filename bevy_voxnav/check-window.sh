@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 level="${1:-../shared/levels/oa_dm7.glb}"
-out="${2:-target/level-window.png}"
+out="${2:-${CARGO_TARGET_DIR:-target}/level-window.png}"
 start=$(date +%s)
 cargo build --release -p bevy_voxnav --features window --example level
 echo "window build: $(( $(date +%s) - start )) s"
@@ -24,6 +24,6 @@ if [ -z "${DISPLAY:-}" ]; then
     exit 0
 fi
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
-./target/release/examples/level --level "$level" --frames 400 --screenshot "$out"
+"${CARGO_TARGET_DIR:-target}/release/examples/level" --level "$level" --frames 400 --screenshot "$out"
 test -s "$out"
 echo "window ran 400 frames; last frame in $out"
