@@ -366,10 +366,6 @@ impl Pathfinder {
     }
 }
 
-/// The voxels of two world-space endpoints.
-///
-/// # Errors
-/// [`PathError::NonFinite`] naming the first endpoint with a NaN or infinite coordinate.
 /// Bytes of the tables a query of `config` sizes by the world (not by what it explores): a
 /// page-table entry of 8 bytes per 16^3 chunk for A*, per 8^3 block and per chunk of scanned
 /// events for each side of a jump point search, per chunk for the closest-voxel flood.
@@ -383,14 +379,18 @@ pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> u
     world.chunk_count().saturating_mul(per_chunk)
 }
 
-/// Bytes a search may add in one expansion beyond what it holds: new node pages for the
-/// neighbours (A*: up to 8 chunk pages of 9 bytes per voxel; jump point search: a sweep of up
-/// to 4,096 voxels, each in a new 8^3 page of 16-byte cells, and their chunks' scan events).
 /// Bytes of one A* node page (a 16^3 chunk: 8 bytes of `g` and one of flags per voxel).
 const CHUNK_PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 9;
 
+/// Bytes a search may add in one expansion beyond what it holds: new node pages for the
+/// neighbours (A*: up to 8 chunk pages of 9 bytes per voxel; jump point search: a sweep of up
+/// to 4,096 voxels, each in a new 8^3 page of 16-byte cells, and their chunks' scan events).
 pub(crate) const EXPANSION_MARGIN: usize = 4096 * (512 * 16 + 64) + 8 * 4096 * 9;
 
+/// The voxels of two world-space endpoints.
+///
+/// # Errors
+/// [`PathError::NonFinite`] naming the first endpoint with a NaN or infinite coordinate.
 pub(crate) fn endpoint_voxels(world: &VoxelWorld, start: Vec3, goal: Vec3) -> Result<(IVec3, IVec3), PathError> {
     if !start.is_finite() {
         return Err(PathError::NonFinite { which: "start" });
