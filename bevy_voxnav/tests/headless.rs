@@ -185,14 +185,21 @@ fn a_hundred_drones_and_fish_cross_a_real_level() {
     eprintln!("100 agents arrived in {frames} frames ({:.1} s simulated)", frames as f32 / FPS);
 }
 
-#[test]
-fn a_door_closing_ahead_reroutes_without_a_jump() {
-    // A hall with a wall across it and two doors; the drone plans through the near one, which
-    // closes when it is half way there.
+/// A hall of 0.5 m voxels with a wall across it at x = 30-31 and two doors in the wall: the near
+/// one at z = 8-11, the far one at z = 30-33 (both y = 4-7).
+fn hall_with_two_doors() -> VoxelWorld {
     let mut world = VoxelWorld::new(Vec3::ZERO, 0.5, UVec3::new(60, 12, 40)).unwrap();
     world.fill_voxels(IVec3::new(30, 0, 0), IVec3::new(31, 11, 39), Voxel::Solid).unwrap();
     world.fill_voxels(IVec3::new(30, 4, 8), IVec3::new(31, 7, 11), Voxel::Air).unwrap();
     world.fill_voxels(IVec3::new(30, 4, 30), IVec3::new(31, 7, 33), Voxel::Air).unwrap();
+    world
+}
+
+#[test]
+fn a_door_closing_ahead_reroutes_without_a_jump() {
+    // A hall with a wall across it and two doors; the drone plans through the near one, which
+    // closes when it is half way there.
+    let world = hall_with_two_doors();
     let mut app = app();
     app.init_resource::<Tally>().add_systems(bevy_app::Update, tally.after(bevy_voxnav::NavSet));
     app.insert_resource(NavWorld::new(world));
@@ -400,10 +407,7 @@ fn with_no_time_to_spare_work_still_moves_on_a_piece_per_frame() {
     // that waited three frames) and
     // mends at most one route, yet everything gets done. Six drones plan through the near door
     // of a wall; it closes once all follow their routes, so all six are mended, one per frame.
-    let mut world = VoxelWorld::new(Vec3::ZERO, 0.5, UVec3::new(60, 12, 40)).unwrap();
-    world.fill_voxels(IVec3::new(30, 0, 0), IVec3::new(31, 11, 39), Voxel::Solid).unwrap();
-    world.fill_voxels(IVec3::new(30, 4, 8), IVec3::new(31, 7, 11), Voxel::Air).unwrap();
-    world.fill_voxels(IVec3::new(30, 4, 30), IVec3::new(31, 7, 33), Voxel::Air).unwrap();
+    let world = hall_with_two_doors();
     let mut app = App::new();
     let settings = bevy_voxnav::NavSettings { time_budget: Some(Duration::ZERO), ..Default::default() };
     app.add_plugins((TaskPoolPlugin::default(), TimePlugin, VoxNavPlugin { settings }));

@@ -473,10 +473,14 @@ impl GoalField {
             let p = u + OFFSETS[m];
             let base = self.move_cost[m];
             let cost = if weight == 100 { base } else { base * weight / 100 };
-            let ps = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(p) };
-            if self.moves.len() < self.nodes.info.len() {
-                self.moves.resize(self.nodes.info.len(), 0);
-            }
+            let ps = if inside {
+                slot.wrapping_add_signed(SLOT_DELTA[m])
+            } else {
+                let ps = self.nodes.slot(p);
+                // A new node page may have been made: `moves` follows it.
+                self.moves.resize(self.nodes.info.len().max(self.moves.len()), 0);
+                ps
+            };
             let info = self.nodes.info[ps];
             let ng = g + cost;
             if info & CLOSED != 0 {
@@ -485,9 +489,8 @@ impl GoalField {
                 if let Some(canon) = self.canon.as_deref()
                     && ng == self.nodes.g[ps]
                 {
-                    let extra = canon.successors(m, world.blocked_mask(p, self.pass)) & !self.moves[ps];
+                    let extra = canon.untried(m, world.blocked_mask(p, self.pass), &mut self.moves[ps]);
                     if extra != 0 {
-                        self.moves[ps] |= extra;
                         self.late.push((ps, extra));
                     }
                 }

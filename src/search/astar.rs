@@ -315,17 +315,20 @@ impl Pathfinder {
             let m = moves.trailing_zeros() as usize;
             moves &= moves - 1;
             let n = u + OFFSETS[m];
-            let ns = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(n) };
-            if self.moves.len() < self.nodes.info.len() {
-                self.moves.resize(self.nodes.info.len(), 0);
-            }
+            let ns = if inside {
+                slot.wrapping_add_signed(SLOT_DELTA[m])
+            } else {
+                let ns = self.nodes.slot(n);
+                // A new node page may have been made: `moves` follows it.
+                self.moves.resize(self.nodes.info.len().max(self.moves.len()), 0);
+                ns
+            };
             let info = self.nodes.info[ns];
             let ng = g + q.move_cost[m];
             if info & CLOSED != 0 {
                 if ng == self.nodes.g[ns] {
-                    let extra = canon.successors(m, world.blocked_mask(n, pass)) & !self.moves[ns];
+                    let extra = canon.untried(m, world.blocked_mask(n, pass), &mut self.moves[ns]);
                     if extra != 0 {
-                        self.moves[ns] |= extra;
                         self.late.push((ns, extra));
                     }
                 }

@@ -209,6 +209,16 @@ impl Canon {
         out
     }
 
+    /// A settled voxel with neighbourhood `mask`, whose moves in `tried` were tried, is reached
+    /// again at its cost by move `d`: the successors of `d` not tried yet, now added to
+    /// `tried` (to be tried at once; see [`successors_of_any`](Self::successors_of_any)).
+    #[inline]
+    pub(crate) fn untried(&self, d: usize, mask: u32, tried: &mut u32) -> u32 {
+        let extra = self.successors(d, mask) & !*tried;
+        *tried |= extra;
+        extra
+    }
+
     /// The moves to try after entering a voxel with neighbourhood `mask` by `d`: the legal
     /// natural moves and the forced ones.
     #[inline]
