@@ -8,6 +8,11 @@
 //! the rounding of the clipping itself: no voxel the triangle touches is ever missed, and only
 //! voxels within `EPS` of the triangle are added.
 //!
+//! Brush faces come as pairs of triangles: two consecutive triangles sharing an edge whose
+//! union is a convex quad lying wholly in each layer it meets are scanned as that quad (each
+//! row's extent over the quad is the union of the two triangles'), and an axis-aligned
+//! rectangle as a box (the product of its extents' voxels), with no scan at all.
+//!
 //! Work is split into regions, slabs of whole z-layers of the output (disjoint slices; one
 //! region on one thread, four per thread with feature `parallel`); a triangle spanning several
 //! regions is scanned in each, clipped to it. The bits never depend on the split.
@@ -20,10 +25,17 @@ use super::mesh::TriangleMesh;
 /// Slab widening, in voxels: far above the rounding of clipping coordinates below 2^20.
 pub(crate) const EPS: f64 = 1e-6;
 
+/// Vertices of a [`Poly`] at most.
+const MAX_VERTS: usize = 9;
+
+/// Vertices of a polygon [`flat_rows`] scans at most: a triangle clipped to a slab has 5, a
+/// quad 4.
+const ROW_VERTS: usize = 5;
+
 /// A convex polygon of at most 9 vertices (a triangle clipped by up to 4 planes + spare).
 #[derive(Clone, Copy)]
 struct Poly {
-    v: [DVec3; 9],
+    v: [DVec3; MAX_VERTS],
     n: usize,
 }
 
@@ -69,11 +81,23 @@ impl Poly {
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for p in &self.v[..self.n] {
             let c = p[axis];
-            lo = if c < lo { c } else { lo };
-            hi = if c > hi { c } else { hi };
+            lo = lesser(lo, c);
+            hi = greater(hi, c);
         }
         (lo, hi)
     }
+}
+
+/// The lesser of two numbers that are not NaN (one `minsd`; `f64::min` also handles NaN).
+#[inline(always)]
+fn lesser(a: f64, b: f64) -> f64 {
+    if b < a { b } else { a }
+}
+
+/// The greater of two numbers that are not NaN.
+#[inline(always)]
+fn greater(a: f64, b: f64) -> f64 {
+    if b > a { b } else { a }
 }
 
 /// `round(x)` (ties to even) as an integer and as a float, for `x` clamped to `±1e9` (NaN to
@@ -112,7 +136,7 @@ fn cells(a: f64, b: f64, n: i32) -> (i32, i32) {
 
 /// Whether `[a, b]` widened by [`EPS`] meets a single voxel `[i, i + 1]`, inside the grid or
 /// not (a shape clipped by the grid's edge to one layer still needs clipping).
-#[inline]
+#[cfg(test)]
 fn one_cell(a: f64, b: f64) -> bool {
     ceil_i(a - EPS) - 1 == floor_i(b + EPS)
 }
@@ -147,17 +171,40 @@ fn order_of(n: DVec3) -> usize {
 pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     let verts: Vec<DVec3> = mesh.positions.iter().map(|&p| grid.voxel_coords(p)).collect();
     // Each triangle's corners, in its order, stored contiguously for the scan; triangles
-    // wholly outside the grid are dropped (ranges are clamped later, so check here).
+    // wholly outside the grid are dropped (ranges are clamped later, so check here). Two
+    // consecutive triangles that make a flat convex quad (a brush face) are scanned as one.
     let mut by_order: [Vec<[DVec3; 3]>; 6] = Default::default();
+    let mut quads: [Vec<[DVec3; 4]>; 6] = Default::default();
+    let mut boxes: Vec<[DVec3; 2]> = Vec::new();
     let top = grid.dims.as_dvec3() + EPS;
-    for t in &mesh.triangles {
+    let outside = |lo: DVec3, hi: DVec3| hi.cmplt(DVec3::splat(-EPS)).any() || lo.cmpgt(top).any();
+    let mut tris = mesh.triangles.iter().peekable();
+    while let Some(t) = tris.next() {
         let Some([a, b, c]) = corners(&verts, t) else { continue };
-        if a.max(b).max(c).cmplt(DVec3::splat(-EPS)).any() || a.min(b).min(c).cmpgt(top).any() {
-            continue;
-        }
         let k = order_of((b - a).cross(c - a));
         let o = ORDERS[k];
-        by_order[k].push([a, b, c].map(|v| DVec3::new(v[o[0]], v[o[1]], v[o[2]])));
+        let swizzle = |v: DVec3| DVec3::new(v[o[0]], v[o[1]], v[o[2]]);
+        if let Some(quad) = tris.peek().and_then(|u| flat_quad(t, [a, b, c], u, &verts, k)) {
+            tris.next();
+            if is_rectangle(&quad) {
+                // An axis-aligned rectangle: a box, whose voxels are the product of its
+                // extents' voxels along the three axes.
+                let (lo, hi) = (quad[0].min(quad[2]), quad[0].max(quad[2]));
+                if !outside(lo, hi) {
+                    boxes.push([lo, hi]);
+                }
+            } else if !outside(
+                quad.iter().copied().reduce(DVec3::min).unwrap_or_default(),
+                quad.iter().copied().reduce(DVec3::max).unwrap_or_default(),
+            ) {
+                quads[k].push(quad.map(swizzle));
+            }
+            continue;
+        }
+        if outside(a.min(b).min(c), a.max(b).max(c)) {
+            continue;
+        }
+        by_order[k].push([a, b, c].map(swizzle));
     }
     drop(verts);
     let mut out = Bits::new(grid);
@@ -174,7 +221,22 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     let run = |(r, words): (usize, &mut [u64])| {
         let z0 = r as i32 * slab;
         let z1 = (z0 + slab).min(dims.z) - 1;
-        let mut scratch = Scratch { polys: [Poly { v: [DVec3::ZERO; 9], n: 0 }; 3], extents: Vec::new() };
+        let base = z0 as usize * wpr * dims.y as usize;
+        for [lo, hi] in &boxes {
+            let (k0, k1) = cells(lo.z, hi.z, dims.z);
+            let (j0, j1) = cells(lo.y, hi.y, dims.y);
+            let (i0, i1) = cells(lo.x, hi.x, dims.x);
+            if i0 > i1 {
+                continue;
+            }
+            for k in k0.max(z0)..k1.min(z1) + 1 {
+                for j in j0..j1 + 1 {
+                    let at = (k as usize * dims.y as usize + j as usize) * wpr - base;
+                    set_run(&mut words[at..], i0 as usize, i1 as usize);
+                }
+            }
+        }
+        let mut scratch = Scratch { polys: [Poly { v: [DVec3::ZERO; MAX_VERTS], n: 0 }; 3] };
         for (k, tris) in by_order.iter().enumerate() {
             let o = ORDERS[k];
             let odims = IVec3::new(dims[o[0]], dims[o[1]], dims[o[2]]);
@@ -201,6 +263,15 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
                     continue;
                 }
                 triangle(*t, odims, lim, &w, words, &mut scratch);
+            }
+            for q in &quads[k] {
+                let (lo, hi) = q
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v[zi]), greater(hi, v[zi])));
+                if hi < zlo || lo > zhi {
+                    continue;
+                }
+                flat(q, odims, lim, &w, words);
             }
         }
     };
@@ -231,7 +302,7 @@ struct Writer {
 
 impl Writer {
     /// Sets voxels `i0..=i1` of row `j` of layer `k` (the order's coordinates, in the region).
-    #[inline]
+    #[inline(always)]
     fn set(&self, words: &mut [u64], (i0, i1): (i32, i32), j: i32, k: i32) {
         let [s0, s1, s2] = self.strides;
         let at = j as usize * s1 + k as usize * s2;
@@ -256,112 +327,290 @@ fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
     Some([*verts.get(t[0] as usize)?, *verts.get(t[1] as usize)?, *verts.get(t[2] as usize)?])
 }
 
-/// Per-region scratch of [`triangle`]: the triangle, clipping buffers, row extents.
+/// Per-region scratch of [`triangle`]: the triangle and clipping buffers.
 struct Scratch {
     polys: [Poly; 3],
-    extents: Vec<[f64; 2]>,
 }
 
 /// Rasterises one triangle (voxel units, axes `(run, row, layer)` of a grid of `dims`) into
 /// the voxels within `lim` (inclusive ranges on those axes) through `w`.
 #[inline]
 fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut [u64], scratch: &mut Scratch) {
-    let Scratch { polys: [tri, tmp, layer], extents } = scratch;
+    let Scratch { polys: [tri, tmp, layer] } = scratch;
     tri.v[..3].copy_from_slice(&t);
     tri.n = 3;
     let (zlo, zhi) = tri.range(2);
     let (k0, k1) = cells(zlo, zhi, dims.z);
     for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
         let kf = f64::from(k);
-        let layer = if one_cell(zlo, zhi) {
-            &*tri // wholly inside one layer: nothing to clip
+        let emit = |j, xlo, xhi| put(w, words, dims.x, lim[0], (j, k), (xlo, xhi));
+        if zlo >= kf - EPS && zhi <= kf + 1.0 + EPS {
+            // Wholly inside the layer's slab (a flat triangle, the common case of brush
+            // faces): the layer's polygon is the triangle itself.
+            flat_rows(&tri.v[..3], dims.y, lim[1], emit);
         } else {
             tri.clip_slab(2, kf - EPS, kf + 1.0 + EPS, tmp, layer);
             if layer.n == 0 {
                 continue;
             }
-            &*layer
-        };
-        rows(layer, dims.y, lim[1], extents, |j, xlo, xhi| {
-            let (i0, i1) = cells(xlo, xhi, dims.x);
-            let (i0, i1) = (i0.max(lim[0].0), i1.min(lim[0].1));
-            if i0 <= i1 {
-                w.set(words, (i0, i1), j, k);
-            }
-        });
+            flat_rows(&layer.v[..layer.n], dims.y, lim[1], emit);
+        }
     }
 }
 
-/// Calls `emit(j, xlo, xhi)` for each y-row `j` the convex polygon meets, with the x extent of
-/// its part in the closed slab `[j, j + 1]` (widened by [`EPS`]). The extent of a convex polygon
-/// over a slab is reached at its vertices inside the slab or where its edges cross the slab's
-/// lines, so one walk over the edges gives every row (a vertex within `EPS` of a line counts
-/// for both rows). Only rows `w0..=w1` (inside `0..n_rows`) are emitted; `extents` is scratch.
+/// Sets the run of voxels meeting `[xlo, xhi]` (widened by [`EPS`], clamped to `lim`) in row
+/// `j` of layer `k` (order coordinates).
+#[inline(always)]
+fn put(w: &Writer, words: &mut [u64], nx: i32, lim: (i32, i32), (j, k): (i32, i32), (xlo, xhi): (f64, f64)) {
+    let (i0, i1) = cells(xlo, xhi, nx);
+    let (i0, i1) = (i0.max(lim.0), i1.min(lim.1));
+    if i0 <= i1 {
+        w.set(words, (i0, i1), j, k);
+    }
+}
+
+/// Rasterises a flat convex polygon (a quad from [`flat_quad`]): every layer it spans holds
+/// it whole, so each layer's rows are its own.
 #[inline]
-fn rows(
-    poly: &Poly,
-    n_rows: i32,
-    (w0, w1): (i32, i32),
-    extents: &mut Vec<[f64; 2]>,
-    mut emit: impl FnMut(i32, f64, f64),
-) {
-    let (ylo, yhi) = poly.range(1);
-    let (j0, j1) = cells(ylo, yhi, n_rows);
-    let (j0, j1) = (j0.max(w0), j1.min(w1));
+fn flat(q: &[DVec3; 4], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut [u64]) {
+    let (zlo, zhi) =
+        q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v.z), greater(hi, v.z)));
+    let (k0, k1) = cells(zlo, zhi, dims.z);
+    for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
+        flat_rows(q, dims.y, lim[1], |j, xlo, xhi| put(w, words, dims.x, lim[0], (j, k), (xlo, xhi)));
+    }
+}
+
+/// Whether a quad (voxel units, any axes) is an axis-aligned rectangle (possibly a segment or
+/// a point): opposite edges opposite, each along one axis, adjacent ones along different
+/// axes. Its box is then that of `q[0]` and `q[2]`, and the two triangles' union is that box.
+fn is_rectangle(q: &[DVec3; 4]) -> bool {
+    let d = [q[1] - q[0], q[2] - q[1], q[3] - q[2], q[0] - q[3]];
+    let axes = |d: DVec3| u32::from(d.x != 0.0) | u32::from(d.y != 0.0) << 1 | u32::from(d.z != 0.0) << 2;
+    let (a, b) = (axes(d[0]), axes(d[1]));
+    d[0] == -d[2] && d[1] == -d[3] && a.count_ones() <= 1 && b.count_ones() <= 1 && a & b == 0
+}
+
+/// The flat convex quad that triangles `t` (corners `tc`, in voxel units, of order `order`)
+/// and `u` make, in the order's axes, if they share an edge, have the same order, lie wholly
+/// in each layer they span (so no layer needs clipping, and where in the layer they lie does
+/// not matter) and their union is convex in the order's run and row axes: then each row's
+/// extent over the quad is the union of the two triangles' (their union is the quad), and
+/// one scan does both.
+fn flat_quad(t: &[u32; 3], tc: [DVec3; 3], u: &[u32; 3], verts: &[DVec3], order: usize) -> Option<[DVec3; 4]> {
+    // The corner of `t` that `u` lacks, and the one of `u` that `t` lacks.
+    let i = (0..3).find(|&i| !u.contains(&t[i]))?;
+    let s = *u.iter().find(|&v| !t.contains(v))?;
+    if (0..3).filter(|&i| u.contains(&t[i])).count() != 2 {
+        return None;
+    }
+    let sc = *verts.get(s as usize)?;
+    let (p, q, r) = (tc[i], tc[(i + 1) % 3], tc[(i + 2) % 3]);
+    if order_of((r - sc).cross(q - sc)) != order {
+        return None;
+    }
+    let o = ORDERS[order];
+    let quad = [p, q, sc, r];
+    // Layer axis: the whole quad within every layer slab it meets.
+    let (zlo, zhi) =
+        quad.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v[o[2]]), greater(hi, v[o[2]])));
+    let (k0, k1) = (ceil_i(zlo - EPS) - 1, floor_i(zhi + EPS));
+    if zlo < f64::from(k1) - EPS || zhi > f64::from(k0) + 1.0 + EPS {
+        return None;
+    }
+    // Convex in the run and row axes: every turn the same way (or straight).
+    let turn = |a: DVec3, b: DVec3, c: DVec3| {
+        (b[o[0]] - a[o[0]]) * (c[o[1]] - b[o[1]]) - (b[o[1]] - a[o[1]]) * (c[o[0]] - b[o[0]])
+    };
+    let turns = [turn(p, q, sc), turn(q, sc, r), turn(sc, r, p), turn(r, p, q)];
+    if turns.iter().all(|&x| x >= 0.0) || turns.iter().all(|&x| x <= 0.0) { Some(quad) } else { None }
+}
+
+/// [`rows`] for a polygon of 3 or 4 vertices, the same extents (the same crossings, computed
+/// the same way, and the same vertices), with no scratch: each line's crossings are found
+/// once, when the row below it is done, and the few vertices are tested per row.
+#[inline]
+fn flat_rows(v: &[DVec3], n_rows: i32, (w0, w1): (i32, i32), mut emit: impl FnMut(i32, f64, f64)) {
+    debug_assert!(v.len() <= ROW_VERTS);
+    let n = v.len().min(ROW_VERTS);
+    // Per vertex, from one rounding of its y: the rows of its widened slab and `floor(y)`,
+    // `ceil(y)` (`y - round(y)` is exact).
+    let mut ys = [(0, -1, 0, 0); ROW_VERTS];
+    let (mut j0, mut j1) = (i32::MAX, i32::MIN);
+    for (p, out) in v[..n].iter().zip(&mut ys) {
+        let (y, r, rf) = round_i(p.y);
+        let f = y - rf;
+        let (lo, hi) = (r - 1 + i32::from(f > EPS), r - i32::from(f < -EPS));
+        *out = (lo, hi, r - i32::from(f < 0.0), r + i32::from(f > 0.0));
+        j0 = j0.min(lo);
+        j1 = j1.max(hi);
+    }
+    let one_row = j0 == j1;
+    let (j0, j1) = (j0.max(w0).max(0), j1.min(w1).min(n_rows - 1));
     if j0 > j1 {
         return;
     }
-    // The x extent of the crossings on each line y = m, m in j0..=j1 + 1 (a convex polygon
-    // crosses a line at most twice, so updates rarely wait on each other), then of the
-    // vertices in each row: row j's extent is that of its vertices and of lines j and j + 1.
-    let n = (j1 - j0 + 1) as usize;
-    extents.clear();
-    extents.resize(2 * n + 1, [f64::INFINITY, f64::NEG_INFINITY]);
-    let (lines, verts) = extents.split_at_mut(n + 1);
-    let widen = |e: &mut [f64; 2], x: f64| {
-        e[0] = if x < e[0] { x } else { e[0] };
-        e[1] = if x > e[1] { x } else { e[1] };
-    };
-    // One row: its extent is the polygon's (one call site of `emit`, so it is inlined).
-    let edges = if one_cell(ylo, yhi) {
-        let (xlo, xhi) = poly.range(0);
-        verts[0] = [xlo, xhi];
-        0
-    } else {
-        poly.n
-    };
-    for i in 0..edges {
-        let (a, b) = (poly.v[i], poly.v[(i + 1) % poly.n]);
-        // The vertex, in every row whose widened slab holds it.
-        let (r0, r1) = cells(a.y, a.y, n_rows);
-        for j in r0.max(j0)..r1.min(j1) + 1 {
-            widen(&mut verts[(j - j0) as usize], a.x);
+    // Rows holding each vertex, and each edge's crossings: lines `first..=last` strictly
+    // inside its y extent, at `x0 + (m - y0) * slope`.
+    let mut verts = [(0, -1, 0.0); ROW_VERTS];
+    let mut edges = [(0, -1, DVec3::ZERO, 0.0); ROW_VERTS];
+    let (nv, ne) = if one_row {
+        // One row, which holds every vertex and no crossing: the polygon's x extent.
+        let (mut xlo, mut xhi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for p in &v[..n] {
+            xlo = lesser(xlo, p.x);
+            xhi = greater(xhi, p.x);
         }
-        // The edge's crossings of the lines y = m strictly inside its y extent.
-        let (ya, yb) = if a.y < b.y { (a, b) } else { (b, a) };
-        let first = floor_i(ya.y) + 1;
-        let last = ceil_i(yb.y) - 1;
-        if first <= last {
-            let slope = (yb.x - ya.x) / (yb.y - ya.y);
-            for m in first.max(j0)..last.min(j1 + 1) + 1 {
+        verts[0] = (j0, j0, xlo);
+        verts[1] = (j0, j0, xhi);
+        (2, 0)
+    } else {
+        for i in 0..n {
+            let i1 = if i + 1 == n { 0 } else { i + 1 };
+            let (a, b) = (v[i], v[i1]);
+            verts[i] = (ys[i].0, ys[i].1, a.x);
+            let (ya, yb, first, last) =
+                if a.y < b.y { (a, b, ys[i].2 + 1, ys[i1].3 - 1) } else { (b, a, ys[i1].2 + 1, ys[i].3 - 1) };
+            let slope = if first <= last { (yb.x - ya.x) / (yb.y - ya.y) } else { 0.0 };
+            edges[i] = (first, last, ya, slope);
+        }
+        (n, n)
+    };
+    let line = |m: i32| {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &(first, last, ya, slope) in &edges[..ne] {
+            if first <= m && m <= last {
                 let x = ya.x + (f64::from(m) - ya.y) * slope;
-                widen(&mut lines[(m - j0) as usize], x);
+                lo = lesser(lo, x);
+                hi = greater(hi, x);
             }
         }
-    }
-    for (r, v) in verts.iter().enumerate() {
-        let (a, b) = (lines[r], lines[r + 1]);
-        let lo = v[0].min(a[0]).min(b[0]);
-        let hi = v[1].max(a[1]).max(b[1]);
-        if lo <= hi {
-            emit(j0 + r as i32, lo, hi);
+        (lo, hi)
+    };
+    let mut below = line(j0);
+    for j in j0..j1 + 1 {
+        let above = line(j + 1);
+        let (mut lo, mut hi) = (lesser(below.0, above.0), greater(below.1, above.1));
+        for &(r0, r1, x) in &verts[..nv] {
+            if r0 <= j && j <= r1 {
+                lo = lesser(lo, x);
+                hi = greater(hi, x);
+            }
         }
+        if lo <= hi {
+            emit(j, lo, hi);
+        }
+        below = above;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The previous scan, kept as the reference of [`flat_rows`]: calls `emit(j, xlo, xhi)` for each y-row `j` the convex polygon meets, with the x extent of
+    /// its part in the closed slab `[j, j + 1]` (widened by [`EPS`]). The extent of a convex polygon
+    /// over a slab is reached at its vertices inside the slab or where its edges cross the slab's
+    /// lines, so one walk over the edges gives every row (a vertex within `EPS` of a line counts
+    /// for both rows). Only rows `w0..=w1` (inside `0..n_rows`) are emitted; `extents` is scratch.
+    #[inline]
+    fn rows(
+        poly: &Poly,
+        n_rows: i32,
+        (w0, w1): (i32, i32),
+        extents: &mut Vec<[f64; 2]>,
+        mut emit: impl FnMut(i32, f64, f64),
+    ) {
+        let (ylo, yhi) = poly.range(1);
+        let (j0, j1) = cells(ylo, yhi, n_rows);
+        let (j0, j1) = (j0.max(w0), j1.min(w1));
+        if j0 > j1 {
+            return;
+        }
+        // The x extent of the crossings on each line y = m, m in j0..=j1 + 1 (a convex polygon
+        // crosses a line at most twice, so updates rarely wait on each other), then of the
+        // vertices in each row: row j's extent is that of its vertices and of lines j and j + 1.
+        let n = (j1 - j0 + 1) as usize;
+        extents.clear();
+        extents.resize(2 * n + 1, [f64::INFINITY, f64::NEG_INFINITY]);
+        let (lines, verts) = extents.split_at_mut(n + 1);
+        let widen = |e: &mut [f64; 2], x: f64| {
+            e[0] = if x < e[0] { x } else { e[0] };
+            e[1] = if x > e[1] { x } else { e[1] };
+        };
+        // One row: its extent is the polygon's (one call site of `emit`, so it is inlined).
+        let edges = if one_cell(ylo, yhi) {
+            let (xlo, xhi) = poly.range(0);
+            verts[0] = [xlo, xhi];
+            0
+        } else {
+            poly.n
+        };
+        for i in 0..edges {
+            let (a, b) = (poly.v[i], poly.v[(i + 1) % poly.n]);
+            // The vertex, in every row whose widened slab holds it.
+            let (r0, r1) = cells(a.y, a.y, n_rows);
+            for j in r0.max(j0)..r1.min(j1) + 1 {
+                widen(&mut verts[(j - j0) as usize], a.x);
+            }
+            // The edge's crossings of the lines y = m strictly inside its y extent.
+            let (ya, yb) = if a.y < b.y { (a, b) } else { (b, a) };
+            let first = floor_i(ya.y) + 1;
+            let last = ceil_i(yb.y) - 1;
+            if first <= last {
+                let slope = (yb.x - ya.x) / (yb.y - ya.y);
+                for m in first.max(j0)..last.min(j1 + 1) + 1 {
+                    let x = ya.x + (f64::from(m) - ya.y) * slope;
+                    widen(&mut lines[(m - j0) as usize], x);
+                }
+            }
+        }
+        for (r, v) in verts.iter().enumerate() {
+            let (a, b) = (lines[r], lines[r + 1]);
+            let lo = v[0].min(a[0]).min(b[0]);
+            let hi = v[1].max(a[1]).max(b[1]);
+            if lo <= hi {
+                emit(j0 + r as i32, lo, hi);
+            }
+        }
+    }
+
+    /// The triangle scan gives exactly the polygon scan's extents, row by row, on seeded
+    /// triangles with coordinates often on (or within `EPS` of) voxel lines.
+    #[test]
+    fn triangle_rows_equal_the_polygon_rows() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut coord = || {
+            let r = next();
+            let whole = f64::from((r % 13) as u32) - 2.0;
+            match (r >> 8) % 5 {
+                0 => whole,
+                1 => whole + 0.5,
+                2 => whole + EPS * 0.5,
+                3 => whole - EPS * 2.0,
+                _ => whole + f64::from((r >> 16) as u16) / 65536.0,
+            }
+        };
+        let mut extents = Vec::new();
+        for case in 0..20_000 {
+            let t = [0, 1, 2].map(|_| DVec3::new(coord(), coord(), 0.0));
+            let poly = Poly {
+                v: [t[0], t[1], t[2], DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO],
+                n: 3,
+            };
+            let lim = if case % 3 == 0 { (2, 5) } else { (0, 7) };
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            rows(&poly, 8, lim, &mut extents, |j, lo, hi| a.push((j, lo, hi)));
+            flat_rows(&t, 8, lim, |j, lo, hi| b.push((j, lo, hi)));
+            assert_eq!(a, b, "{t:?}");
+        }
+    }
 
     #[test]
     fn floor_and_ceil_match_the_library() {

@@ -36,6 +36,11 @@ impl BitLayer {
         self.ones == 0
     }
 
+    /// Set bits in all chunks.
+    pub(crate) fn ones(&self) -> u64 {
+        self.ones
+    }
+
     /// Heap bytes of a layer over `chunks` chunks with no bit set.
     pub(crate) fn empty_bytes(chunks: usize) -> usize {
         chunks * 4 + ROWS * 2
