@@ -24,15 +24,20 @@ impl TriangleMesh {
     /// The box around every vertex a triangle uses: `(min, max)`, or `None` for no triangle.
     #[must_use]
     pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
-        let mut b: Option<(Vec3, Vec3)> = None;
+        let (mut lo, mut hi, mut any) = (Vec3::INFINITY, Vec3::NEG_INFINITY, false);
         for t in &self.triangles {
             for &i in t {
                 if let Some(&p) = self.positions.get(i as usize) {
-                    b = Some(b.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))));
+                    // `minss`/`maxss` (no NaN handling: a NaN vertex is refused by `validate`).
+                    let less = |a: f32, b: f32| if b < a { b } else { a };
+                    let more = |a: f32, b: f32| if b > a { b } else { a };
+                    lo = Vec3::new(less(lo.x, p.x), less(lo.y, p.y), less(lo.z, p.z));
+                    hi = Vec3::new(more(hi.x, p.x), more(hi.y, p.y), more(hi.z, p.z));
+                    any = true;
                 }
             }
         }
-        b
+        any.then_some((lo, hi))
     }
 
     /// Appends vertices, and triangles indexing them from 0, to this mesh (their indices are

@@ -25,68 +25,9 @@ use super::mesh::TriangleMesh;
 /// Slab widening, in voxels: far above the rounding of clipping coordinates below 2^20.
 pub(crate) const EPS: f64 = 1e-6;
 
-/// Vertices of a [`Poly`] at most.
-const MAX_VERTS: usize = 9;
-
-/// Vertices of a polygon [`flat_rows`] scans at most: a triangle clipped to a slab has 5, a
+/// Vertices of a polygon [`flat_rows`] scans at most: a triangle's part in a slab has 5, a
 /// quad 4.
 const ROW_VERTS: usize = 5;
-
-/// A convex polygon of at most 9 vertices (a triangle clipped by up to 4 planes + spare).
-#[derive(Clone, Copy)]
-struct Poly {
-    v: [DVec3; MAX_VERTS],
-    n: usize,
-}
-
-impl Poly {
-    /// The polygon's part with `p[axis] >= lo` (`keep_above`) or `p[axis] <= lo`, into `out`;
-    /// vertices on the plane are kept, so a polygon touching the plane keeps a point or edge.
-    #[inline]
-    fn clip(&self, axis: usize, lo: f64, keep_above: bool, out: &mut Poly) {
-        out.n = 0;
-        let d = |p: DVec3| if keep_above { p[axis] - lo } else { lo - p[axis] };
-        if self.n == 0 {
-            return;
-        }
-        let mut b = self.v[self.n - 1];
-        let mut db = d(b);
-        for i in 0..self.n {
-            // The edge from the previous vertex `a` to this one, `b`.
-            let (a, da) = (b, db);
-            b = self.v[i];
-            db = d(b);
-            if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
-                let mut p = a + (b - a) * (da / (da - db));
-                p[axis] = lo;
-                out.v[out.n] = p;
-                out.n += 1;
-            }
-            if db >= 0.0 {
-                out.v[out.n] = b;
-                out.n += 1;
-            }
-        }
-    }
-
-    /// The part inside the slab `lo..=hi` along `axis`, into `out` (`tmp` is scratch).
-    #[inline]
-    fn clip_slab(&self, axis: usize, lo: f64, hi: f64, tmp: &mut Poly, out: &mut Poly) {
-        self.clip(axis, lo, true, tmp);
-        tmp.clip(axis, hi, false, out);
-    }
-
-    #[inline]
-    fn range(&self, axis: usize) -> (f64, f64) {
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for p in &self.v[..self.n] {
-            let c = p[axis];
-            lo = lesser(lo, c);
-            hi = greater(hi, c);
-        }
-        (lo, hi)
-    }
-}
 
 /// The lesser of two numbers that are not NaN (one `minsd`; `f64::min` also handles NaN).
 #[inline(always)]
@@ -236,7 +177,6 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
                 }
             }
         }
-        let mut scratch = Scratch { polys: [Poly { v: [DVec3::ZERO; MAX_VERTS], n: 0 }; 3] };
         for (k, tris) in by_order.iter().enumerate() {
             let o = ORDERS[k];
             let odims = IVec3::new(dims[o[0]], dims[o[1]], dims[o[2]]);
@@ -262,7 +202,7 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
                 if hi < zlo || lo > zhi {
                     continue;
                 }
-                triangle(*t, odims, lim, &w, words, &mut scratch);
+                triangle(*t, odims, lim, &w, words);
             }
             for q in &quads[k] {
                 let (lo, hi) = q
@@ -327,34 +267,66 @@ fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
     Some([*verts.get(t[0] as usize)?, *verts.get(t[1] as usize)?, *verts.get(t[2] as usize)?])
 }
 
-/// Per-region scratch of [`triangle`]: the triangle and clipping buffers.
-struct Scratch {
-    polys: [Poly; 3],
-}
-
 /// Rasterises one triangle (voxel units, axes `(run, row, layer)` of a grid of `dims`) into
 /// the voxels within `lim` (inclusive ranges on those axes) through `w`.
+///
+/// Its part in each layer's slab `[k - EPS, k + 1 + EPS]` is a convex polygon of at most five
+/// corners, known without clipping: with its corners `a`, `b`, `c` sorted along the layer axis,
+/// the part runs along the long edge `ac` from its bottom to its top chord (or from `a`, to
+/// `c`), then back along the short edges `ab`, `bc`, through `b` when `b` is inside the slab.
+/// The chords' ends are points of the edges at the slab's planes, each edge's steps per unit
+/// of height found once per triangle.
 #[inline]
-fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut [u64], scratch: &mut Scratch) {
-    let Scratch { polys: [tri, tmp, layer] } = scratch;
-    tri.v[..3].copy_from_slice(&t);
-    tri.n = 3;
-    let (zlo, zhi) = tri.range(2);
-    let (k0, k1) = cells(zlo, zhi, dims.z);
+fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut [u64]) {
+    let [mut a, mut b, mut c] = t;
+    if b.z < a.z {
+        (a, b) = (b, a);
+    }
+    if c.z < b.z {
+        (b, c) = (c, b);
+        if b.z < a.z {
+            (a, b) = (b, a);
+        }
+    }
+    let (k0, k1) = cells(a.z, c.z, dims.z);
+    // Each edge's x and y per unit of height (0 along an edge of no height, never used).
+    let per_z = |p: DVec3, q: DVec3| {
+        let h = q.z - p.z;
+        if h > 0.0 { ((q.x - p.x) / h, (q.y - p.y) / h) } else { (0.0, 0.0) }
+    };
+    let (ac, ab, bc) = (per_z(a, c), per_z(a, b), per_z(b, c));
+    let at = |p: DVec3, (dx, dy): (f64, f64), z: f64| DVec3::new(p.x + (z - p.z) * dx, p.y + (z - p.z) * dy, z);
+    let short = |z: f64| if z < b.z { at(a, ab, z) } else { at(b, bc, z) };
     for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
         let kf = f64::from(k);
+        let (zl, zh) = (kf - EPS, kf + 1.0 + EPS);
         let emit = |j, xlo, xhi| put(w, words, dims.x, lim[0], (j, k), (xlo, xhi));
-        if zlo >= kf - EPS && zhi <= kf + 1.0 + EPS {
+        if a.z >= zl && c.z <= zh {
             // Wholly inside the layer's slab (a flat triangle, the common case of brush
             // faces): the layer's polygon is the triangle itself.
-            flat_rows(&tri.v[..3], dims.y, lim[1], emit);
-        } else {
-            tri.clip_slab(2, kf - EPS, kf + 1.0 + EPS, tmp, layer);
-            if layer.n == 0 {
-                continue;
-            }
-            flat_rows(&layer.v[..layer.n], dims.y, lim[1], emit);
+            flat_rows(&[a, b, c], dims.y, lim[1], emit);
+            continue;
         }
+        let mut v = [DVec3::ZERO; ROW_VERTS];
+        let mut n = 0;
+        let mut push = |p: DVec3| {
+            v[n] = p;
+            n += 1;
+        };
+        push(if zl <= a.z { a } else { at(a, ac, zl) });
+        if zh >= c.z {
+            push(c);
+        } else {
+            push(at(a, ac, zh));
+            push(short(zh));
+        }
+        if zl < b.z && b.z < zh {
+            push(b);
+        }
+        if zl > a.z {
+            push(short(zl));
+        }
+        flat_rows(&v[..n], dims.y, lim[1], emit);
     }
 }
 
@@ -515,13 +487,16 @@ mod tests {
     /// for both rows). Only rows `w0..=w1` (inside `0..n_rows`) are emitted; `extents` is scratch.
     #[inline]
     fn rows(
-        poly: &Poly,
+        poly: &[DVec3],
         n_rows: i32,
         (w0, w1): (i32, i32),
         extents: &mut Vec<[f64; 2]>,
         mut emit: impl FnMut(i32, f64, f64),
     ) {
-        let (ylo, yhi) = poly.range(1);
+        let range = |axis: usize| {
+            poly.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p[axis]), hi.max(p[axis])))
+        };
+        let (ylo, yhi) = range(1);
         let (j0, j1) = cells(ylo, yhi, n_rows);
         let (j0, j1) = (j0.max(w0), j1.min(w1));
         if j0 > j1 {
@@ -540,14 +515,14 @@ mod tests {
         };
         // One row: its extent is the polygon's (one call site of `emit`, so it is inlined).
         let edges = if one_cell(ylo, yhi) {
-            let (xlo, xhi) = poly.range(0);
+            let (xlo, xhi) = range(0);
             verts[0] = [xlo, xhi];
             0
         } else {
-            poly.n
+            poly.len()
         };
         for i in 0..edges {
-            let (a, b) = (poly.v[i], poly.v[(i + 1) % poly.n]);
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
             // The vertex, in every row whose widened slab holds it.
             let (r0, r1) = cells(a.y, a.y, n_rows);
             for j in r0.max(j0)..r1.min(j1) + 1 {
@@ -575,8 +550,9 @@ mod tests {
         }
     }
 
-    /// The triangle scan gives exactly the polygon scan's extents, row by row, on seeded
-    /// triangles with coordinates often on (or within `EPS` of) voxel lines.
+    /// The scan of a flat polygon gives exactly the previous scan's extents, row by row, on
+    /// seeded triangles and convex polygons with coordinates often on (or within `EPS` of)
+    /// voxel lines.
     #[test]
     fn triangle_rows_equal_the_polygon_rows() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -599,14 +575,24 @@ mod tests {
         };
         let mut extents = Vec::new();
         for case in 0..20_000 {
-            let t = [0, 1, 2].map(|_| DVec3::new(coord(), coord(), 0.0));
-            let poly = Poly {
-                v: [t[0], t[1], t[2], DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO],
-                n: 3,
-            };
-            let lim = if case % 3 == 0 { (2, 5) } else { (0, 7) };
+            // Triangles, and convex polygons of 4 and 5 corners (corners sorted by angle
+            // around their centre; kept when every turn is the same way).
+            let n = 3 + case % 3;
+            let mut t: Vec<DVec3> = (0..n).map(|_| DVec3::new(coord(), coord(), 0.0)).collect();
+            if n > 3 {
+                let c = t.iter().sum::<DVec3>() / n as f64;
+                t.sort_by(|p, q| (p.y - c.y).atan2(p.x - c.x).total_cmp(&(q.y - c.y).atan2(q.x - c.x)));
+                let turn = |i: usize| {
+                    let (a, b, c) = (t[i], t[(i + 1) % n], t[(i + 2) % n]);
+                    (b - a).x * (c - b).y - (b - a).y * (c - b).x
+                };
+                if (0..n).any(|i| turn(i) < 0.0) {
+                    continue;
+                }
+            }
+            let lim = if case % 4 == 0 { (2, 5) } else { (0, 7) };
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            rows(&poly, 8, lim, &mut extents, |j, lo, hi| a.push((j, lo, hi)));
+            rows(&t, 8, lim, &mut extents, |j, lo, hi| a.push((j, lo, hi)));
             flat_rows(&t, 8, lim, |j, lo, hi| b.push((j, lo, hi)));
             assert_eq!(a, b, "{t:?}");
         }
