@@ -4,7 +4,8 @@ use glam::{IVec3, Vec3};
 
 use crate::error::PathError;
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
-use crate::grid::world::{Pass, VoxelWorld};
+use crate::grid::pass::Pass;
+use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, START};
 use crate::search::config::SearchConfig;
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
