@@ -3,7 +3,6 @@
 use glam::{IVec3, UVec3, Vec3};
 
 use super::layer::{BitLayer, CHUNK, CHUNK_MASK, CHUNK_SHIFT};
-use crate::agent::Agent;
 use crate::error::WorldError;
 use crate::limits::Limits;
 use crate::medium::Voxel;
@@ -154,25 +153,6 @@ impl VoxelWorld {
     /// Number of 16^3 chunks the world's tables cover.
     pub(crate) fn chunk_count(&self) -> usize {
         self.edits.len()
-    }
-
-    /// An all-air world covering the box `min..max` (world units) with voxels of the agent's
-    /// [step](Agent::step). The box is rounded up to whole voxels; `min` is the origin.
-    ///
-    /// # Errors
-    /// [`WorldError::InvalidBounds`] if the box is not finite or empty on an axis, else as
-    /// [`VoxelWorld::new`].
-    pub fn for_agent(agent: &Agent, min: Vec3, max: Vec3) -> Result<Self, WorldError> {
-        if !(min.is_finite() && max.is_finite()) || min.cmpge(max).any() {
-            return Err(WorldError::InvalidBounds);
-        }
-        let step = agent.step();
-        let n = ((max - min) / step).ceil();
-        if n.max_element() > Self::MAX_AXIS as f32 {
-            let n = n.as_dvec3();
-            return Err(WorldError::InvalidDimensions { x: n.x as u64, y: n.y as u64, z: n.z as u64 });
-        }
-        Self::new(min, step, n.as_uvec3())
     }
 
     /// Voxels along each axis.
@@ -761,8 +741,5 @@ mod tests {
         assert!(VoxelWorld::new(Vec3::NAN, 1.0, UVec3::ONE).is_err());
         assert!(VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(0, 1, 1)).is_err());
         assert!(VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(1 << 20)).is_err());
-        let a = Agent::new(1.0, 1.0, 1.0).unwrap();
-        assert!(VoxelWorld::for_agent(&a, Vec3::ZERO, Vec3::ZERO).is_err());
-        assert!(VoxelWorld::for_agent(&a, Vec3::ZERO, Vec3::splat(1e30)).is_err());
     }
 }
