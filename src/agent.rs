@@ -1,13 +1,18 @@
-//! The agent: its size, which fixes the voxel edge of a world built for it, and where it may move.
+//! The agent: its size, which fixes the voxel edge of a world built for it
+//! ([`VoxelWorld::for_agent`]) and its clearance radius in a world's voxels, and where it may
+//! move.
+
+use glam::Vec3;
 
 use crate::error::WorldError;
+use crate::grid::clearance::MAX_CLEARANCE;
+use crate::grid::world::VoxelWorld;
 use crate::medium::Media;
 
 /// A flying or swimming agent, sized in world units (metres, say).
 ///
-/// Its *step* is its largest dimension. A world built for it with
-/// [`VoxelWorld::for_agent`](crate::VoxelWorld::for_agent) has voxels of that edge, so a free
-/// voxel is a place the whole agent fits, in any orientation.
+/// Its *step* is its largest dimension. A world built for it with [`VoxelWorld::for_agent`] has
+/// voxels of that edge, so a free voxel is a place the whole agent fits, in any orientation.
 ///
 /// # Examples
 /// ```
@@ -112,7 +117,7 @@ impl Agent {
         }
         let reach = f64::from(step) / (2.0 * f64::from(voxel_size)) - 0.5 - 1e-4;
         let radius = reach.ceil().max(0.0);
-        let max = crate::SearchConfig::MAX_CLEARANCE;
+        let max = MAX_CLEARANCE;
         if radius > f64::from(max) {
             return Err(WorldError::AgentTooLarge {
                 step,
@@ -132,6 +137,27 @@ impl Agent {
     }
 }
 
+impl VoxelWorld {
+    /// An all-air world covering the box `min..max` (world units) with voxels of the agent's
+    /// [step](Agent::step). The box is rounded up to whole voxels; `min` is the origin.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidBounds`] if the box is not finite or empty on an axis, else as
+    /// [`VoxelWorld::new`].
+    pub fn for_agent(agent: &Agent, min: Vec3, max: Vec3) -> Result<Self, WorldError> {
+        if !(min.is_finite() && max.is_finite()) || min.cmpge(max).any() {
+            return Err(WorldError::InvalidBounds);
+        }
+        let step = agent.step();
+        let n = ((max - min) / step).ceil();
+        if n.max_element() > Self::MAX_AXIS as f32 {
+            let n = n.as_dvec3();
+            return Err(WorldError::InvalidDimensions { x: n.x as u64, y: n.y as u64, z: n.z as u64 });
+        }
+        Self::new(min, step, n.as_uvec3())
+    }
+}
+
 /// What a serialized [`Agent`] holds; deserializing checks it like [`Agent::new`].
 #[cfg(feature = "serde")]
 #[derive(serde::Deserialize)]
@@ -148,5 +174,17 @@ impl TryFrom<AgentSpec> for Agent {
 
     fn try_from(spec: AgentSpec) -> Result<Self, WorldError> {
         Ok(Agent::new(spec.length, spec.width, spec.height)?.with_media(spec.media))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_agent_worlds() {
+        let a = Agent::new(1.0, 1.0, 1.0).unwrap();
+        assert!(VoxelWorld::for_agent(&a, Vec3::ZERO, Vec3::ZERO).is_err());
+        assert!(VoxelWorld::for_agent(&a, Vec3::ZERO, Vec3::splat(1e30)).is_err());
     }
 }

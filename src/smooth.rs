@@ -6,7 +6,8 @@ use glam::{DVec3, IVec3, Vec3};
 use thiserror::Error;
 
 use crate::agent::Agent;
-use crate::grid::world::{Pass, VoxelWorld};
+use crate::grid::pass::Pass;
+use crate::grid::world::VoxelWorld;
 use crate::medium::Media;
 use crate::search::path::Path;
 

@@ -1,12 +1,15 @@
 //! Building a [`VoxelWorld`](crate::VoxelWorld) from a level's triangle mesh, the Recast way:
 //! one file per stage, each with a plain input and output.
 //!
-//! load ([`mesh`], `load_gltf`, `load_obj`) -> rasterise ([`rasterise`]) -> water
-//! ([`water`]) -> interiors ([`interiors`]) -> write the world ([`level`]).
+//! load ([`load`], then `load_gltf` or `load_obj`, into a [`mesh`]) -> rasterise
+//! ([`rasterise`]) -> water ([`water`]) -> interiors ([`interiors`]) -> write the world
+//! ([`level`]). Stages share only plain types (the meshes of [`mesh`], the bit
+//! grids of [`bits`]), never each other; [`level`] runs them in order.
 
 pub(crate) mod bits;
 pub(crate) mod interiors;
 pub(crate) mod level;
+pub(crate) mod load;
 #[cfg(feature = "gltf")]
 pub(crate) mod load_gltf;
 #[cfg(feature = "obj")]

@@ -4,7 +4,8 @@ use glam::{IVec3, UVec3};
 use thiserror::Error;
 
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
-use crate::grid::world::{Pass, VoxelWorld};
+use crate::grid::pass::Pass;
+use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, START};
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
 use crate::search::path::{Path, SearchStats, voxel_length};

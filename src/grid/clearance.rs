@@ -11,6 +11,7 @@
 //! reads them, by a separable dilation (x within each row, then y, then z) over the rows around
 //! them, and chunks whose neighbourhood holds no solid voxel are answered from the chunk table
 //! alone. The world's memory is the same for every radius, and a world edit needs no update.
+//! A query's reads (`pass`) add these rows when its radius is not 0.
 
 use glam::IVec3;
 

@@ -5,8 +5,9 @@ use glam::IVec3;
 
 use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
 use super::moves::DiagonalRule;
+use super::pass::Pass;
 use super::scan::{ROWS, read_chunk_rows};
-use super::world::{Pass, VoxelWorld};
+use super::world::VoxelWorld;
 use crate::error::WorldError;
 use crate::medium::Media;
 

@@ -15,7 +15,8 @@
 use glam::IVec3;
 
 use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
-use super::world::{Pass, VoxelWorld};
+use super::pass::Pass;
+use super::world::VoxelWorld;
 
 /// Rows of a chunk along one axis.
 pub(crate) const ROWS: usize = 256;

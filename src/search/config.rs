@@ -183,8 +183,8 @@ impl SearchConfig {
     pub const MAX_CLEARANCE: u8 = crate::grid::clearance::MAX_CLEARANCE;
 
     /// How a search of this configuration sees voxels.
-    pub(crate) fn pass(&self) -> crate::grid::world::Pass {
-        crate::grid::world::Pass::new(&self.media).with_radius(self.clearance)
+    pub(crate) fn pass(&self) -> crate::grid::pass::Pass {
+        crate::grid::pass::Pass::new(&self.media).with_radius(self.clearance)
     }
 
     /// Largest accepted weight percent of [`Algorithm::Weighted`] and [`Algorithm::Budget`]

@@ -17,7 +17,8 @@ use glam::IVec3;
 
 use crate::error::PathError;
 use crate::grid::moves::{OFFSETS, legal_moves};
-use crate::grid::world::{Pass, VoxelWorld};
+use crate::grid::pass::Pass;
+use crate::grid::world::VoxelWorld;
 use crate::search::config::{Algorithm, DiagonalRule, Fallback, SearchConfig};
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;

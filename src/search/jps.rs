@@ -42,11 +42,12 @@ use glam::IVec3;
 
 use crate::error::PathError;
 use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes};
+use crate::grid::pass::Pass;
 use crate::grid::scan::{LATERAL, ScanCache};
-use crate::grid::world::{Pass, VoxelWorld};
-use crate::search::astar::EXPANSION_MARGIN;
+use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, START};
 use crate::search::config::{DiagonalRule, SearchConfig};
+use crate::search::memory::EXPANSION_MARGIN;
 use crate::search::nodes::PageTable;
 use crate::search::path::{Path, SearchStats};
 use crate::search::radix_heap::RadixHeap;

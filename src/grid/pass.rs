@@ -1,0 +1,291 @@
+//! [`Pass`]: how one query sees the world's voxels (the media it may enter and its clearance
+//! radius), and the world's reads through it: [`passable`](VoxelWorld::passable), the 3x3x3
+//! [`blocked_mask`](VoxelWorld::blocked_mask) the searches expand with, 16-voxel
+//! [`blocked_row16`](VoxelWorld::blocked_row16) rows for the scans, and the chunk-table tests
+//! [`chunk_free`](VoxelWorld::chunk_free) and
+//! [`chunks_around_free`](VoxelWorld::chunks_around_free).
+//!
+//! Radius 0 reads the world's layers alone; a larger radius adds the dilated solid rows of
+//! [`clearance`](super::clearance).
+
+use glam::IVec3;
+
+use super::clearance::MAX_CLEARANCE;
+use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
+use super::moves::bit;
+use super::world::VoxelWorld;
+use crate::medium::{Media, Voxel};
+
+/// How one query sees voxels: which free media it treats as blocked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pass {
+    water_blocked: bool,
+    air_blocked: bool,
+    /// Clearance radius in voxels (see [`clearance`](super::clearance)).
+    radius: u8,
+}
+
+impl Pass {
+    /// Radius 0: a voxel is passable when its medium is allowed.
+    pub(crate) fn new(media: &Media) -> Self {
+        Self { water_blocked: media.water.is_none(), air_blocked: media.air.is_none(), radius: 0 }
+    }
+
+    /// The same media, for an agent of clearance radius `radius` (at most `MAX_CLEARANCE`).
+    pub(crate) fn with_radius(self, radius: u8) -> Self {
+        Self { radius: radius.min(MAX_CLEARANCE), ..self }
+    }
+
+    /// The clearance radius in voxels.
+    pub(crate) fn radius(self) -> u8 {
+        self.radius
+    }
+
+    /// The same media at radius 0.
+    pub(crate) fn media_only(self) -> Self {
+        Self { radius: 0, ..self }
+    }
+}
+
+/// Neighbourhood bits with the given offset on one axis, for the out-of-bounds masks.
+const fn face_mask(axis: usize, side: i32) -> u32 {
+    let mut m = 0;
+    let mut a = -1;
+    while a <= 1 {
+        let mut b = -1;
+        while b <= 1 {
+            m |= 1
+                << match axis {
+                    0 => bit(side, a, b),
+                    1 => bit(a, side, b),
+                    _ => bit(a, b, side),
+                };
+            b += 1;
+        }
+        a += 1;
+    }
+    m
+}
+const OUTSIDE: [[u32; 2]; 3] =
+    [[face_mask(0, -1), face_mask(0, 1)], [face_mask(1, -1), face_mask(1, 1)], [face_mask(2, -1), face_mask(2, 1)]];
+
+impl VoxelWorld {
+    /// Whether `v` is inside the world and of a medium `pass` allows.
+    #[inline]
+    pub(crate) fn passable(&self, v: IVec3, pass: Pass) -> bool {
+        let medium = match self.get(v) {
+            Voxel::Solid => false,
+            Voxel::Water => !pass.water_blocked,
+            Voxel::Air => !pass.air_blocked,
+        };
+        medium && (pass.radius == 0 || !self.near_solid(v, i32::from(pass.radius)))
+    }
+
+    /// Bits of the 16-voxel row `x = 16 cx ..= 16 cx + 15` at `(y, z)` that are blocked for
+    /// `pass` (bit `i` for `x = 16 cx + i`); voxels past the world's x extent read as blocked.
+    /// `cx`, `y` and `z` must lie inside the world.
+    #[inline]
+    pub(crate) fn blocked_row16(&self, cx: i32, y: i32, z: i32, pass: Pass) -> u16 {
+        let c = self.chunk_index(IVec3::new(cx, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT));
+        let (ly, lz) = (y & CHUNK_MASK, z & CHUNK_MASK);
+        let s = self.solid_layer().row(c, ly, lz);
+        let w = if (pass.water_blocked || pass.air_blocked) && !self.water_layer().is_empty() {
+            self.water_layer().row(c, ly, lz)
+        } else {
+            0
+        };
+        let mut bits = s | if pass.water_blocked { w } else { 0 } | if pass.air_blocked { !w & 0xFFFF } else { 0 };
+        let past = self.dims().as_ivec3().x - (cx << CHUNK_SHIFT);
+        if past < CHUNK {
+            bits |= 0xFFFF << past;
+        }
+        if pass.radius > 0 {
+            let mut near = [0u32; 1];
+            self.near_solid_rows(
+                IVec3::new(cx << CHUNK_SHIFT, y, z),
+                IVec3::new(CHUNK, 1, 1),
+                i32::from(pass.radius),
+                &mut near,
+            );
+            bits |= near[0];
+        }
+        bits as u16
+    }
+
+    /// Whether chunk `cc` lies wholly inside the world and has no voxel that is blocked for
+    /// `pass` (a test on the chunk table: `false` may still be all free).
+    #[inline]
+    pub(crate) fn chunk_free(&self, cc: IVec3, pass: Pass) -> bool {
+        if pass.radius > 0 {
+            // Radii reach at most into the neighbouring chunks.
+            return !pass.air_blocked
+                && self.box_chunks_solid_free((cc - 1) << CHUNK_SHIFT, ((cc + 2) << CHUNK_SHIFT) - 1)
+                && self.chunk_free(cc, pass.media_only());
+        }
+        if pass.air_blocked || ((cc + 1) << CHUNK_SHIFT).cmpgt(self.dims().as_ivec3()).any() {
+            return false;
+        }
+        let c = self.chunk_index(cc);
+        self.solid_layer().chunk_is_empty(c) && (!pass.water_blocked || self.water_layer().chunk_is_empty(c))
+    }
+
+    /// Whether every voxel of the 3 x 3 x 3 chunks around chunk `cc` is inside the world and
+    /// free for `pass` (a cheap, conservative test on the chunk table: `false` may still be
+    /// all free).
+    #[inline]
+    pub(crate) fn chunks_around_free(&self, cc: IVec3, pass: Pass) -> bool {
+        if pass.radius > 0 {
+            return self.box_chunks_solid_free((cc - 2) << CHUNK_SHIFT, ((cc + 3) << CHUNK_SHIFT) - 1)
+                && self.chunks_around_free(cc, pass.media_only());
+        }
+        if pass.air_blocked || cc.cmplt(IVec3::ONE).any() || (cc + 2).cmpgt(self.dims().as_ivec3() >> CHUNK_SHIFT).any()
+        {
+            return false;
+        }
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let c = self.chunk_index(cc + IVec3::new(dx, dy, dz));
+                    if !self.solid_layer().chunk_is_empty(c)
+                        || (pass.water_blocked && !self.water_layer().chunk_is_empty(c))
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
+    /// `v` must be inside the world.
+    #[inline]
+    pub(crate) fn blocked_mask(&self, v: IVec3, pass: Pass) -> u32 {
+        if pass.radius > 0 {
+            return self.blocked_mask(v, pass.media_only()) | self.near_solid_mask(v, i32::from(pass.radius));
+        }
+        let mut mask = 0;
+        let last = self.dims().as_ivec3() - 1;
+        for axis in 0..3 {
+            mask |= if v[axis] == 0 { OUTSIDE[axis][0] } else { 0 };
+            mask |= if v[axis] == last[axis] { OUTSIDE[axis][1] } else { 0 };
+        }
+        let read_water = (pass.water_blocked || pass.air_blocked) && !self.water_layer().is_empty();
+        let (wmask, amask) = (if pass.water_blocked { 0xFFFF } else { 0 }, if pass.air_blocked { 0xFFFF } else { 0 });
+        let cx = v.x >> CHUNK_SHIFT;
+        let lx = v.x & CHUNK_MASK;
+        let row = |chunk: usize, ly: i32, lz: i32| -> u32 {
+            let s = self.solid_layer().row(chunk, ly, lz);
+            let w = if read_water { self.water_layer().row(chunk, ly, lz) } else { 0 };
+            s | (w & wmask) | (!w & amask)
+        };
+        let l = v & CHUNK_MASK;
+        if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
+            // All 9 rows lie in v's chunk, and all 3 bits of each row in one u16.
+            let c = self.chunk_index(v >> CHUNK_SHIFT);
+            if !pass.air_blocked
+                && self.solid_layer().chunk_is_empty(c)
+                && (!read_water || self.water_layer().chunk_is_empty(c))
+            {
+                return mask;
+            }
+            for dz in -1..=1 {
+                for dy in -1..=1 {
+                    mask |= (row(c, l.y + dy, l.z + dz) >> (lx - 1) & 7) << bit(-1, dy, dz);
+                }
+            }
+            return mask;
+        }
+        for dz in -1..=1 {
+            let z = v.z + dz;
+            if z < 0 || z > last.z {
+                continue;
+            }
+            for dy in -1..=1 {
+                let y = v.y + dy;
+                if y < 0 || y > last.y {
+                    continue;
+                }
+                let (ly, lz) = (y & CHUNK_MASK, z & CHUNK_MASK);
+                let c = self.chunk_index(IVec3::new(cx, y >> CHUNK_SHIFT, z >> CHUNK_SHIFT));
+                let r = row(c, ly, lz);
+                let bits = if lx != 0 && lx != CHUNK_MASK {
+                    (r >> (lx - 1)) & 7
+                } else if lx == 0 {
+                    let left = if cx > 0 { row(c - 1, ly, lz) >> CHUNK_MASK & 1 } else { 0 };
+                    left | (r & 3) << 1
+                } else {
+                    let right = if cx + 1 < self.chunk_dims().x { row(c + 1, ly, lz) & 1 } else { 0 };
+                    (r >> (CHUNK - 2)) & 3 | right << 2
+                };
+                mask |= bits << bit(-1, dy, dz);
+            }
+        }
+        mask
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::moves::OFFSETS;
+    use glam::{UVec3, Vec3};
+
+    fn naive_mask(w: &VoxelWorld, v: IVec3, pass: Pass) -> u32 {
+        let mut m = 0;
+        for d in OFFSETS {
+            if !w.passable(v + d, pass) {
+                m |= 1 << bit(d.x, d.y, d.z);
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn blocked_mask_matches_voxel_reads_across_chunk_borders() {
+        let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(35, 18, 20)).unwrap();
+        let mut seed = 12345u64;
+        for z in 0..20 {
+            for y in 0..18 {
+                for x in 0..35 {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let v = match seed >> 60 {
+                        0..=2 => Voxel::Solid,
+                        3..=6 => Voxel::Water,
+                        _ => Voxel::Air,
+                    };
+                    w.set(IVec3::new(x, y, z), v).unwrap();
+                }
+            }
+        }
+        for media in [Media::ANY, Media::AIR, Media::WATER] {
+            let pass = Pass::new(&media);
+            for z in 0..20 {
+                for y in 0..18 {
+                    for x in 0..35 {
+                        let v = IVec3::new(x, y, z);
+                        let centre = 1 << bit(0, 0, 0);
+                        assert_eq!(w.blocked_mask(v, pass) & !centre, naive_mask(&w, v, pass), "{v} {media:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rows_match_voxel_reads() {
+        let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(21, 3, 3)).unwrap();
+        w.set(IVec3::new(3, 1, 1), Voxel::Solid).unwrap();
+        w.set(IVec3::new(17, 1, 1), Voxel::Water).unwrap();
+        for media in [Media::ANY, Media::AIR, Media::WATER] {
+            let pass = Pass::new(&media);
+            for cx in 0..2 {
+                let row = w.blocked_row16(cx, 1, 1, pass);
+                for i in 0..16 {
+                    let v = IVec3::new(cx * 16 + i, 1, 1);
+                    assert_eq!(row >> i & 1 == 1, !w.passable(v, pass), "{v} {media:?}");
+                }
+            }
+        }
+    }
+}

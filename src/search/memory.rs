@@ -1,0 +1,27 @@
+//! What a search's tables take, checked against the world's
+//! [`Limits::max_search_bytes`](crate::Limits) before anything is allocated: the tables sized
+//! by the world, at `begin` ([`search_table_bytes`]), and at each expansion the pages it may
+//! add ([`CHUNK_PAGE_BYTES`] for A*, [`EXPANSION_MARGIN`] for jump point search).
+
+use crate::grid::world::VoxelWorld;
+use crate::search::config::{Algorithm, Fallback, SearchConfig};
+
+/// Bytes of the tables a query of `config` sizes by the world (not by what it explores): a
+/// page-table entry of 8 bytes per 16^3 chunk for A*, per 8^3 block and per chunk of scanned
+/// events for each side of a jump point search, per chunk for the closest-voxel flood.
+pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> usize {
+    let per_chunk = match config.algorithm {
+        Algorithm::AStar => 8,
+        Algorithm::Jps => 2 * (8 * 8 + 8),
+        Algorithm::Weighted { .. } | Algorithm::Budget { .. } => 8 * 8,
+    } + if config.fallback == Fallback::Closest { 8 } else { 0 };
+    world.chunk_count().saturating_mul(per_chunk)
+}
+
+/// Bytes of one A* node page (a 16^3 chunk: 8 bytes of `g` and one of flags per voxel).
+pub(crate) const CHUNK_PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 9;
+
+/// Bytes a search may add in one expansion beyond what it holds: new node pages for the
+/// neighbours (A*: up to 8 chunk pages of 9 bytes per voxel; jump point search: a sweep of up
+/// to 4,096 voxels, each in a new 8^3 page of 16-byte cells, and their chunks' scan events).
+pub(crate) const EXPANSION_MARGIN: usize = 4096 * (512 * 16 + 64) + 8 * 4096 * 9;
