@@ -328,37 +328,45 @@ impl VoxelWorld {
 
     /// Checks that filling the inclusive voxel box `min..=max` (clipped) with `voxel` stays
     /// within the world's memory limit, and reserves the chunks it may allocate, so that fills
-    /// inside that box cannot fail. Counts every chunk of the box not yet allocated in the
-    /// layer `voxel` sets (a bound: a shape inside the box may need fewer).
+    /// inside that box cannot fail. Counts every chunk of the box that the fill may give a new
+    /// slot: not yet allocated in the layer `voxel` sets, or shared (a loaded world's) in a
+    /// layer it sets or clears (a bound: a shape inside the box may need fewer).
     pub(crate) fn reserve_for(&mut self, min: IVec3, max: IVec3, voxel: Voxel) -> Result<(), WorldError> {
         let lo = min.max(IVec3::ZERO);
         let hi = max.min(self.dims - 1);
-        if lo.cmpgt(hi).any() || voxel == Voxel::Air {
+        let set = [voxel == Voxel::Solid, voxel == Voxel::Water];
+        let check = [set[0] || self.solid.shares_slots(), set[1] || self.water.shares_slots()];
+        if lo.cmpgt(hi).any() || check == [false, false] {
             return Ok(());
         }
         let (clo, chi) = (lo >> CHUNK_SHIFT, hi >> CHUNK_SHIFT);
-        let layer = if voxel == Voxel::Solid { &self.solid } else { &self.water };
-        let mut new_chunks = 0;
+        let mut new = [0usize; 2];
         for z in clo.z..=chi.z {
             for y in clo.y..=chi.y {
                 for x in clo.x..=chi.x {
-                    new_chunks += usize::from(layer.chunk_is_empty(self.chunk(IVec3::new(x, y, z))));
+                    let c = self.chunk(IVec3::new(x, y, z));
+                    for (l, layer) in [&self.solid, &self.water].into_iter().enumerate() {
+                        new[l] += usize::from(check[l] && layer.write_needs_slot(c, set[l]));
+                    }
                 }
             }
         }
-        if new_chunks == 0 {
+        if new == [0, 0] {
             return Ok(());
         }
-        let other = if voxel == Voxel::Solid { &self.water } else { &self.solid };
-        let others = other.heap_bytes() + self.edits.capacity() * 8;
         let limit = self.limits.max_world_bytes;
-        let Some((_, exact)) = layer.bytes_after(new_chunks, limit, others) else {
-            let needed = others + layer.heap_bytes() + new_chunks * BitLayer::CHUNK_BYTES;
-            return Err(WorldError::MemoryLimit { needed, limit });
-        };
-        let layer = if voxel == Voxel::Solid { &mut self.solid } else { &mut self.water };
-        layer.reserve_chunks(new_chunks, exact);
-        Ok(())
+        let edits = self.edits.capacity() * 8;
+        let mut needed = 0;
+        for exact in [false, true] {
+            needed =
+                self.solid.bytes_after(new[0], exact).saturating_add(self.water.bytes_after(new[1], exact)) + edits;
+            if needed <= limit {
+                self.solid.reserve_chunks(new[0], exact);
+                self.water.reserve_chunks(new[1], exact);
+                return Ok(());
+            }
+        }
+        Err(WorldError::MemoryLimit { needed, limit })
     }
 
     /// [`fill_voxels`](Self::fill_voxels) after [`reserve_for`](Self::reserve_for) covered the box.
@@ -543,36 +551,99 @@ impl VoxelWorld {
         if water { self.water.chunks() } else { self.solid.chunks() }
     }
 
-    /// Number of allocated chunks of the solid (or water) layer.
-    pub(crate) fn layer_chunk_count(&self, water: bool) -> usize {
-        if water { self.water.allocated_chunks() } else { self.solid.allocated_chunks() }
-    }
-
-    /// Reserves room for `new_chunks` more chunks of the solid (or water) layer, checked
-    /// against the world's memory limit first (on error nothing changed).
+    /// Reserves room for `new_chunks` more chunks of the solid (or water) layer, any of them
+    /// shared, checked against the world's memory limit first (on error nothing changed).
     pub(crate) fn reserve_layer_chunks(&mut self, water: bool, new_chunks: usize) -> Result<(), WorldError> {
         let limit = self.limits.max_world_bytes;
-        let needed = self.memory_bytes().saturating_add(new_chunks.saturating_mul(BitLayer::CHUNK_BYTES));
+        let needed = self
+            .memory_bytes()
+            .saturating_add(new_chunks.saturating_mul(BitLayer::CHUNK_BYTES))
+            .saturating_add(self.layer(water).shared_bytes_after(new_chunks));
         if needed > limit {
             return Err(WorldError::MemoryLimit { needed, limit });
         }
-        let layer = if water { &mut self.water } else { &mut self.solid };
+        let layer = self.layer_mut(water);
         layer.reserve_chunks(new_chunks, true);
+        layer.reserve_shared(new_chunks);
         Ok(())
-    }
-
-    /// ORs the 256 rows (row `(lz << 4) | ly`, bit `lx`) of chunk `index` into the solid (or
-    /// water) layer; the rows must hold no bit outside the world (the caller checks).
-    pub(crate) fn or_layer_chunk(&mut self, water: bool, index: usize, rows: &[u16; 256]) {
-        let layer = if water { &mut self.water } else { &mut self.solid };
-        layer.or_chunk(index, rows);
     }
 
     /// The 256 rows of chunk `index` of the solid (or water) layer, or `None` if it has no
     /// set bit.
     pub(crate) fn layer_chunk(&self, water: bool, index: usize) -> Option<&[u16]> {
-        let layer = if water { &self.water } else { &self.solid };
-        layer.chunk_rows(index)
+        self.layer(water).chunk_rows(index)
+    }
+
+    /// The 256 rows of slot `slot` of the solid (or water) layer.
+    pub(crate) fn layer_slot_rows(&self, water: bool, slot: u32) -> &[u16] {
+        self.layer(water).slot_rows(slot)
+    }
+
+    /// Gives chunk `index`, with no bit set yet in the solid (or water) layer, a new slot
+    /// holding `rows` (of which `ones` bits are set, none outside the world: the caller checks);
+    /// returns the slot.
+    pub(crate) fn push_layer_chunk(&mut self, water: bool, index: usize, rows: &[u16; 256], ones: u64) -> u32 {
+        self.layer_mut(water).push_chunk(index, rows, ones)
+    }
+
+    /// Points chunk `index`, with no bit set yet in the solid (or water) layer, at the layer's
+    /// allocated slot `slot` (of `ones` set bits, none outside chunk `index`'s part of the
+    /// world: the caller checks), shared from then on (copied on the first change).
+    pub(crate) fn share_layer_slot(&mut self, water: bool, index: usize, slot: u32, ones: u64) {
+        self.layer_mut(water).share_slot(index, slot, ones);
+    }
+
+    /// Sets every voxel inside the world of chunk `index`, which has no bit set yet in the
+    /// solid (or water) layer, by sharing one slot among all such chunks of its
+    /// [edge class](Self::edge_class) `class`; `full` must be [`full_chunk`](Self::full_chunk)
+    /// of that class and `ones` its set bits.
+    pub(crate) fn share_full_layer_chunk(
+        &mut self,
+        water: bool,
+        index: usize,
+        class: usize,
+        full: &[u16; 256],
+        ones: u64,
+    ) {
+        self.layer_mut(water).share_full(index, class, full, ones);
+    }
+
+    /// The chunk coordinates of chunk `index`.
+    pub(crate) fn chunk_coords(&self, index: usize) -> IVec3 {
+        let (x, y) = (self.chunk_dims.x as usize, self.chunk_dims.y as usize);
+        IVec3::new((index % x) as i32, (index / x % y) as i32, (index / (x * y)) as i32)
+    }
+
+    /// The edge class of chunk `c` (chunk coordinates), `0..8`: bit 0 if it reaches past the
+    /// world's x extent, bit 1 for y and bit 2 for z. Chunks of one class have the same part
+    /// inside the world.
+    #[inline]
+    pub(crate) fn edge_class(&self, c: IVec3) -> usize {
+        let partial = (self.dims & CHUNK_MASK).cmpne(IVec3::ZERO);
+        (c.cmpeq(self.chunk_dims - 1) & partial).bitmask() as usize
+    }
+
+    /// The rows of a chunk of edge class `class` with every voxel inside the world set (row
+    /// `(lz << 4) | ly`, bit `lx`).
+    pub(crate) fn full_chunk(&self, class: usize) -> [u16; 256] {
+        let part = |a: usize| if class >> a & 1 != 0 { self.dims[a] & CHUNK_MASK } else { CHUNK };
+        let (px, py, pz) = (part(0), part(1), part(2));
+        let x_mask = ((1u32 << px) - 1) as u16;
+        let mut rows = [0u16; 256];
+        for (i, row) in rows.iter_mut().enumerate() {
+            if ((i & 15) as i32) < py && ((i >> 4) as i32) < pz {
+                *row = x_mask;
+            }
+        }
+        rows
+    }
+
+    fn layer(&self, water: bool) -> &BitLayer {
+        if water { &self.water } else { &self.solid }
+    }
+
+    fn layer_mut(&mut self, water: bool) -> &mut BitLayer {
+        if water { &mut self.water } else { &mut self.solid }
     }
 
     /// Clamps a voxel coordinate given as floats into `-1..=dims` (so far-off shapes clip).

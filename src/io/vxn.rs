@@ -1,12 +1,12 @@
 //! Baked worlds: `.vxn`, voxnav's own versioned binary format (save what a level build made,
 //! load it far faster than voxelising again).
 //!
-//! All numbers little-endian. Layout (version 1):
+//! All numbers little-endian. Layout (version 2):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `89 56 58 4E 0D 0A 1A 0A` (`\x89VXN\r\n\x1a\n`: catches text-mode transfers) |
-//! | 8 | 4 | format version (`u32`, 1) |
+//! | 8 | 4 | format version (`u32`, 2) |
 //! | 12 | 12 | dims (`u32` x, y, z voxels) |
 //! | 24 | 12 | origin (`f32` x, y, z, world units) |
 //! | 36 | 4 | voxel size (`f32`) |
@@ -14,23 +14,36 @@
 //! | 44 | .. | sections: tag (4 bytes), flags (`u32`, bit 0 = required), length (`u64`), payload |
 //! | end - 4 | 4 | CRC-32 (IEEE) of every byte before it |
 //!
-//! Sections `SOLD` (solid voxels) and `WATR` (water voxels), both required: a chunk count
-//! (`u32`), then per chunk, in increasing chunk index order, its index (`u32`; chunks of 16^3
-//! voxels numbered x fastest, then y, then z) and its 256 rows (`u16` each, row `lz * 16 + ly`,
-//! bit `lx`). Only chunks with a set voxel are stored; a chunk whose every voxel inside the world
-//! is set (the sealed inside of a level) is stored as its index with bit 31 set, and no rows. A reader skips sections it does not know
-//! unless they are marked required (then the file is refused as corrupt): later versions may add
-//! optional sections without breaking older readers, and bump the version for anything else.
+//! Sections `SOLD` (solid voxels) and `WATR` (water voxels), both required: a chunk count and
+//! the count of those stored with rows (`u32` each), then per chunk with a set voxel, in
+//! increasing chunk index order (chunks of 16^3 voxels numbered x fastest, then y, then z), a
+//! `u32`: the chunk index in bits 0-29 and its kind in bits 30-31:
+//! - `0`, rows: 16 bytes of codes, then the literal groups. The chunk's 256 rows (`u16`, row
+//!   `lz * 16 + ly`, bit `lx`) go by groups of four (group `g` is rows `4g..4g + 4`, a `u64`
+//!   with row `4g + j` in bits `16j..16j + 16`), each with a 2-bit code (group `g` in bits
+//!   `2g, 2g + 1` of the codes, a `u128`): `0` no voxel set, `1` every voxel of those rows
+//!   inside the world set, `2` the group's 8 bytes follow (after the codes, in group order),
+//!   `3` the same as group `g - 4` (the same rows one `lz` below; not in groups 0-3).
+//! - `2` (bit 31), full: every voxel of the chunk inside the world is set (the sealed inside of
+//!   a closed level); nothing follows.
+//! - `1` (bit 30), same: the same rows as an earlier chunk stored with rows in this section;
+//!   its number among those (`u32`, from 0) follows.
+//!
+//! A loaded world shares one copy of the rows of equal chunks (all the full chunks of one
+//! shape, the chunks stored as the same), copied on the first edit. A reader skips sections it
+//! does not know unless they are marked required (then the file is refused as corrupt): later
+//! versions may add optional sections without breaking older readers, and bump the version for
+//! anything else.
 //!
 //! Reading checks, before allocating anything: the magic, the version, the checksum over the
-//! whole file, the header's world against the caller's [`Limits`], every length against the
-//! bytes present, and the chunks against the world (inside it, no bit past its edges, in
-//! increasing order, no voxel both solid and water).
+//! whole file, the header's world against the caller's [`Limits`], every length and count
+//! against the bytes present, and the chunks against the world (inside it, no bit past its
+//! edges, in increasing order, none empty, no voxel both solid and water).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path as FsPath;
 
-use glam::{UVec3, Vec3};
+use glam::{IVec3, UVec3, Vec3};
 
 use crate::error::VxnError;
 use crate::grid::world::VoxelWorld;
@@ -39,16 +52,33 @@ use crate::limits::Limits;
 /// The magic bytes a baked world starts with.
 const MAGIC: [u8; 8] = *b"\x89VXN\r\n\x1a\n";
 /// The format version this library writes and reads.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Bytes of the fixed header (magic to section count).
 const HEADER: usize = 44;
 /// Bytes of a section header (tag, flags, length).
 const SECTION: usize = 16;
-/// Bytes of one stored chunk (index and 256 rows).
-const CHUNK_RECORD: usize = 4 + 512;
-/// Flag on a stored chunk index: every voxel of the chunk inside the world is set, no rows
-/// follow.
-const FULL: u32 = 1 << 31;
+/// Bytes of a layer section's counts (chunks, chunks with rows).
+const COUNTS: usize = 8;
+/// Bytes of a chunk record's codes.
+const CODES: usize = 16;
+/// Kind of a chunk record (bits 30-31 of its index word): rows follow.
+const ROWS: u32 = 0;
+/// Kind of a chunk record: the same rows as an earlier record with rows; its number follows.
+const SAME: u32 = 1;
+/// Kind of a chunk record: every voxel of the chunk inside the world is set, nothing follows.
+const FULL: u32 = 2;
+/// Bits of a chunk record's index word that hold the chunk index. A world has fewer chunks
+/// (under 2^29: at most 2^36 voxels, and a chunk holds at least 16^2 of them unless two axes
+/// are under 16 voxels, then at most 2^16 chunks).
+const INDEX_MASK: u32 = (1 << 30) - 1;
+/// Group code: no voxel set.
+const ZERO_GROUP: u128 = 0;
+/// Group code: every voxel inside the world set.
+const FULL_GROUP: u128 = 1;
+/// Group code: the group's 8 bytes follow.
+const LITERAL_GROUP: u128 = 2;
+/// Group code: the same as group `g - 4`.
+const BELOW_GROUP: u128 = 3;
 const SOLID_TAG: [u8; 4] = *b"SOLD";
 const WATER_TAG: [u8; 4] = *b"WATR";
 const REQUIRED: u32 = 1;
@@ -56,7 +86,9 @@ const REQUIRED: u32 = 1;
 impl VoxelWorld {
     /// Writes the world (dims, origin, voxel size, solid and water voxels) as a baked `.vxn`
     /// file (see docs/levels.md for the layout). Its size follows the chunks that hold
-    /// geometry: 516 bytes per such chunk, per layer, and 4 per wholly solid one.
+    /// geometry: 4 bytes for a wholly set chunk or for one equal to an earlier one, else 20
+    /// bytes and 8 per group of four rows that is neither empty, wholly set nor equal to the
+    /// group one `lz` below.
     ///
     /// # Errors
     /// Any error of `out`.
@@ -77,13 +109,7 @@ impl VoxelWorld {
     /// assert!(VoxelWorld::from_vxn_bytes(&bytes, Limits::DEFAULT).is_err());
     /// ```
     pub fn write_vxn(&self, mut out: impl Write) -> std::io::Result<()> {
-        let mut bytes = Vec::with_capacity(
-            HEADER
-                + 2 * SECTION
-                + 8
-                + 4
-                + CHUNK_RECORD * (self.layer_chunk_count(false) + self.layer_chunk_count(true)),
-        );
+        let mut bytes = Vec::with_capacity(HEADER + 2 * (SECTION + COUNTS) + 4);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         for d in self.dims().to_array() {
@@ -99,7 +125,7 @@ impl VoxelWorld {
             bytes.extend_from_slice(&REQUIRED.to_le_bytes());
             let length_at = bytes.len();
             bytes.extend_from_slice(&0u64.to_le_bytes());
-            write_layer(self, water, &mut bytes);
+            write_layer(self, water, &mut bytes)?;
             let length = (bytes.len() - length_at - 8) as u64;
             bytes[length_at..length_at + 8].copy_from_slice(&length.to_le_bytes());
         }
@@ -185,7 +211,8 @@ impl VoxelWorld {
     /// # Errors
     /// As [`from_vxn_bytes`](Self::from_vxn_bytes).
     pub fn load_vxn(path: impl AsRef<FsPath>, limits: Limits) -> Result<Self, VxnError> {
-        let size = std::fs::metadata(path.as_ref())?.len();
+        let mut file = std::fs::File::open(path)?;
+        let size = file.metadata()?.len();
         // A file holds at most its world's chunk rows plus small headers.
         let cap = (limits.max_world_bytes as u64).saturating_mul(2).saturating_add(1 << 20);
         if size > cap {
@@ -194,7 +221,9 @@ impl VoxelWorld {
                 limit: limits.max_world_bytes,
             }));
         }
-        Self::from_vxn_bytes(&std::fs::read(path)?, limits)
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        file.read_to_end(&mut bytes)?;
+        Self::from_vxn_bytes(&bytes, limits)
     }
 }
 
@@ -202,111 +231,316 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
 fn f32_at(bytes: &[u8], at: usize) -> f32 {
     f32::from_bits(u32_at(bytes, at))
 }
 
-/// The rows of chunk `c` with every voxel inside the world set (row `(lz << 4) | ly`).
-fn full_rows(dims: glam::IVec3, c: glam::IVec3) -> [u16; 256] {
-    let past: glam::IVec3 = dims - (c << 4);
-    if past.cmpge(glam::IVec3::splat(16)).all() {
-        return [u16::MAX; 256];
+/// A chunk's 256 rows as 64 groups of four (group `g`: rows `4g..4g + 4`, row `4g + j` in bits
+/// `16j..16j + 16`).
+fn groups(rows: &[u16]) -> [u64; 64] {
+    let mut g = [0u64; 64];
+    for (g, r) in g.iter_mut().zip(rows.chunks_exact(4)) {
+        *g = u64::from(r[0]) | u64::from(r[1]) << 16 | u64::from(r[2]) << 32 | u64::from(r[3]) << 48;
     }
-    let x_mask = if past.x < 16 { ((1u32 << past.x) - 1) as u16 } else { u16::MAX };
+    g
+}
+
+/// The rows of 64 groups (see [`groups`]).
+fn rows_of(groups: &[u64; 64]) -> [u16; 256] {
     let mut rows = [0u16; 256];
-    for (i, row) in rows.iter_mut().enumerate() {
-        let (ly, lz) = ((i & 15) as i32, (i >> 4) as i32);
-        if ly < past.y && lz < past.z {
-            *row = x_mask;
-        }
+    for (r, &g) in rows.chunks_exact_mut(4).zip(groups) {
+        r.copy_from_slice(&[g as u16, (g >> 16) as u16, (g >> 32) as u16, (g >> 48) as u16]);
     }
     rows
 }
 
-/// Chunk coordinates of chunk `index` in a world of `chunk_dims` chunks.
-fn chunk_coords(index: usize, chunk_dims: glam::IVec3) -> glam::IVec3 {
-    let (x, y) = (chunk_dims.x as usize, chunk_dims.y as usize);
-    glam::IVec3::new((index % x) as i32, (index / x % y) as i32, (index / (x * y)) as i32)
+/// Chunk coordinates of increasing chunk indices, found without a division when the next
+/// index lies further along the same x row of chunks.
+struct Walk {
+    index: usize,
+    coords: IVec3,
 }
 
-/// Writes one layer section's payload: the chunk count, then per chunk its index (with
-/// [`FULL`] set when every voxel of it inside the world is set: no rows follow) and rows.
-fn write_layer(world: &VoxelWorld, water: bool, out: &mut Vec<u8>) {
-    let dims = world.dims().as_ivec3();
-    let chunk_dims: glam::IVec3 = (dims + 15) >> 4;
-    // Chunks whose bits were all cleared since keep their rows in the world: not stored.
-    let stored = || world.layer_chunks(water).filter(|(_, rows)| rows.iter().any(|&r| r != 0));
-    out.extend_from_slice(&(stored().count() as u32).to_le_bytes());
-    for (index, rows) in stored() {
-        if rows == full_rows(dims, chunk_coords(index, chunk_dims)) {
-            out.extend_from_slice(&(index as u32 | FULL).to_le_bytes());
-            continue;
+impl Walk {
+    fn new() -> Self {
+        Self { index: 0, coords: IVec3::ZERO }
+    }
+
+    /// The coordinates of chunk `index`, at or after the last one asked.
+    #[inline]
+    fn to(&mut self, world: &VoxelWorld, index: usize) -> IVec3 {
+        let step = index - self.index;
+        if step < (world.dims().x.div_ceil(16) as i32 - self.coords.x) as usize {
+            self.coords.x += step as i32;
+        } else {
+            self.coords = world.chunk_coords(index);
         }
-        out.extend_from_slice(&(index as u32).to_le_bytes());
-        for r in rows {
-            out.extend_from_slice(&r.to_le_bytes());
+        self.index = index;
+        self.coords
+    }
+}
+
+/// A chunk with every voxel inside the world set, for one edge class: its rows, groups and
+/// number of set bits.
+struct Full {
+    rows: [u16; 256],
+    groups: [u64; 64],
+    group_ones: [u8; 64],
+    ones: u64,
+}
+
+/// The full chunks of a world's edge classes, made when first needed.
+struct FullChunks([Option<Box<Full>>; 8]);
+
+impl FullChunks {
+    fn new() -> Self {
+        Self(Default::default())
+    }
+
+    #[inline]
+    fn get(&mut self, world: &VoxelWorld, class: usize) -> &Full {
+        self.0[class].get_or_insert_with(|| Self::make(world, class))
+    }
+
+    #[cold]
+    fn make(world: &VoxelWorld, class: usize) -> Box<Full> {
+        let rows = world.full_chunk(class);
+        let groups = groups(&rows);
+        let group_ones = groups.map(|g| g.count_ones() as u8);
+        let ones = group_ones.iter().map(|&n| u64::from(n)).sum();
+        Box::new(Full { rows, groups, group_ones, ones })
+    }
+}
+
+/// Writes one layer section's payload: the counts, then per chunk with a set voxel its record
+/// (see the module docs). Fails only for a world of more chunks than [`INDEX_MASK`] holds
+/// (none: see there).
+fn write_layer(world: &VoxelWorld, water: bool, out: &mut Vec<u8>) -> std::io::Result<()> {
+    enum Record {
+        Full,
+        Same(u32),
+        Rows,
+    }
+    let mut full = FullChunks::new();
+    // Chunks whose bits were all cleared since keep their rows in the world: not stored.
+    let stored: Vec<(usize, &[u16])> =
+        world.layer_chunks(water).filter(|(_, rows)| rows.iter().any(|&r| r != 0)).collect();
+    // The first chunk stored with rows for each content (later ones refer to it): the bytes
+    // do not depend on the map's order.
+    let mut firsts = hashbrown::HashMap::new();
+    let mut with_rows = 0u32;
+    let records: Vec<Record> = stored
+        .iter()
+        .map(|&(index, rows)| {
+            if rows == full.get(world, world.edge_class(world.chunk_coords(index))).rows {
+                return Record::Full;
+            }
+            match firsts.entry(rows) {
+                hashbrown::hash_map::Entry::Occupied(e) => Record::Same(*e.get()),
+                hashbrown::hash_map::Entry::Vacant(e) => {
+                    e.insert(with_rows);
+                    with_rows += 1;
+                    Record::Rows
+                }
+            }
+        })
+        .collect();
+    out.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+    out.extend_from_slice(&with_rows.to_le_bytes());
+    for (&(index, rows), record) in stored.iter().zip(&records) {
+        let index = u32::try_from(index).ok().filter(|&i| i <= INDEX_MASK).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "more chunks than a .vxn file can index")
+        })?;
+        match *record {
+            Record::Full => out.extend_from_slice(&(index | FULL << 30).to_le_bytes()),
+            Record::Same(first) => {
+                out.extend_from_slice(&(index | SAME << 30).to_le_bytes());
+                out.extend_from_slice(&first.to_le_bytes());
+            }
+            Record::Rows => {
+                out.extend_from_slice(&(index | ROWS << 30).to_le_bytes());
+                let g = groups(rows);
+                let f = &full.get(world, world.edge_class(world.chunk_coords(index as usize))).groups;
+                let mut codes = 0u128;
+                let mut literals = Vec::new();
+                for i in 0..64 {
+                    let code = if g[i] == 0 {
+                        ZERO_GROUP
+                    } else if g[i] == f[i] {
+                        FULL_GROUP
+                    } else if i >= 4 && g[i] == g[i - 4] {
+                        BELOW_GROUP
+                    } else {
+                        literals.push(g[i]);
+                        LITERAL_GROUP
+                    };
+                    codes |= code << (2 * i);
+                }
+                out.extend_from_slice(&codes.to_le_bytes());
+                for l in literals {
+                    out.extend_from_slice(&l.to_le_bytes());
+                }
+            }
         }
     }
+    Ok(())
 }
 
 /// Reads one layer section's chunks into `world`, a new world that the caller drops on error
 /// (the other layer, if read first, must not share a voxel with this one).
 fn read_layer(world: &mut VoxelWorld, water: bool, payload: &[u8]) -> Result<(), VxnError> {
-    if payload.len() < 4 {
-        return Err(VxnError::Corrupt("a layer section without its chunk count"));
+    if payload.len() < COUNTS {
+        return Err(VxnError::Corrupt("a layer section without its chunk counts"));
     }
     let count = u32_at(payload, 0) as usize;
-    // Every record holds at least its index.
-    if count > world.chunk_count() || count.saturating_mul(4) > payload.len() - 4 {
+    let with_rows = u32_at(payload, 4) as usize;
+    // Every record holds at least its index word, a record with rows its codes too.
+    if count > world.chunk_count() || with_rows > count || count * 4 + with_rows * CODES > payload.len() - COUNTS {
         return Err(VxnError::Corrupt("more chunks than the world or the section holds"));
     }
-    world.reserve_layer_chunks(water, count)?;
-    let dims = world.dims().as_ivec3();
-    let chunk_dims: glam::IVec3 = (dims + 15) >> 4;
+    // A slot per chunk with rows, and one per shape of full chunk the file may use.
+    let shapes = 1 << (0..3).filter(|&a| !world.dims()[a].is_multiple_of(16)).count();
+    world.reserve_layer_chunks(water, with_rows + (count - with_rows).min(shapes))?;
+    let mut full = FullChunks::new();
+    // Slot and set bits of each chunk read with rows.
+    let mut firsts: Vec<(u32, u64)> = Vec::with_capacity(with_rows);
     let mut previous = None;
-    let mut at = 4;
+    let mut walk = Walk::new();
+    let mut at = COUNTS;
     for _ in 0..count {
         if payload.len() - at < 4 {
             return Err(VxnError::Corrupt("a layer section ends inside a chunk"));
         }
         let word = u32_at(payload, at);
         at += 4;
-        let index = (word & !FULL) as usize;
+        let index = (word & INDEX_MASK) as usize;
         if index >= world.chunk_count() || previous.is_some_and(|p| index <= p) {
             return Err(VxnError::Corrupt("chunk indices out of range or not increasing"));
         }
         previous = Some(index);
-        let full = full_rows(dims, chunk_coords(index, chunk_dims));
-        let rows = if word & FULL != 0 {
-            full
-        } else {
-            if payload.len() - at < 512 {
-                return Err(VxnError::Corrupt("a layer section ends inside a chunk"));
+        let class = world.edge_class(walk.to(world, index));
+        match word >> 30 {
+            FULL => {
+                let f = full.get(world, class);
+                overlap(world, water, index, &f.rows)?;
+                world.share_full_layer_chunk(water, index, class, &f.rows, f.ones);
             }
-            let mut rows = [0u16; 256];
-            for (row, b) in rows.iter_mut().zip(payload[at..at + 512].chunks_exact(2)) {
-                *row = u16::from_le_bytes([b[0], b[1]]);
+            SAME => {
+                if payload.len() - at < 4 {
+                    return Err(VxnError::Corrupt("a layer section ends inside a chunk"));
+                }
+                let first = u32_at(payload, at) as usize;
+                at += 4;
+                let &(slot, ones) = firsts.get(first).ok_or(VxnError::Corrupt("a chunk the same as one not read"))?;
+                let rows = world.layer_slot_rows(water, slot);
+                if class != 0 && rows.iter().zip(&full.get(world, class).rows).fold(0, |a, (r, f)| a | (r & !f)) != 0 {
+                    return Err(VxnError::Corrupt("a voxel outside the world"));
+                }
+                overlap(world, water, index, rows)?;
+                world.share_layer_slot(water, index, slot, ones);
             }
-            at += 512;
-            // No bit outside the world, and no empty chunk stored.
-            if rows.iter().zip(&full).any(|(r, f)| r & !f != 0) {
-                return Err(VxnError::Corrupt("a voxel outside the world"));
+            ROWS => {
+                if firsts.len() == with_rows {
+                    return Err(VxnError::Corrupt("more chunks with rows than counted"));
+                }
+                let (g, ones, used) = decode(&payload[at..], full.get(world, class), class == 0)?;
+                at += used;
+                let rows = rows_of(&g);
+                overlap(world, water, index, &rows)?;
+                let slot = world.push_layer_chunk(water, index, &rows, ones);
+                firsts.push((slot, ones));
             }
-            if rows.iter().all(|&r| r == 0) {
-                return Err(VxnError::Corrupt("an empty chunk stored"));
-            }
-            rows
-        };
-        // No voxel both solid and water.
-        if let Some(other) = world.layer_chunk(!water, index)
-            && other.iter().zip(&rows).any(|(a, b)| a & b != 0)
-        {
-            return Err(VxnError::Corrupt("a voxel both solid and water"));
+            _ => return Err(VxnError::Corrupt("an unknown kind of chunk record")),
         }
-        world.or_layer_chunk(water, index, &rows);
     }
     if at != payload.len() {
         return Err(VxnError::Corrupt("bytes after a layer section's chunks"));
     }
+    if firsts.len() != with_rows {
+        return Err(VxnError::Corrupt("fewer chunks with rows than counted"));
+    }
     Ok(())
+}
+
+/// The bits at even positions of `x`, packed (bit `2i` becomes bit `i`).
+fn even_bits(x: u128) -> u64 {
+    let pack = |mut x: u64| {
+        x &= 0x5555_5555_5555_5555;
+        x = (x | x >> 1) & 0x3333_3333_3333_3333;
+        x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
+        x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+        x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+        (x | x >> 16) & 0xFFFF_FFFF
+    };
+    pack(x as u64) | pack((x >> 64) as u64) << 32
+}
+
+/// Decodes a chunk's codes and literal groups at the start of `bytes` (`full`: the chunk with
+/// every voxel inside the world set; `interior`: the chunk lies wholly inside the world);
+/// returns the groups, their set bits and the bytes used.
+fn decode(bytes: &[u8], full: &Full, interior: bool) -> Result<([u64; 64], u64, usize), VxnError> {
+    if bytes.len() < CODES {
+        return Err(VxnError::Corrupt("a layer section ends inside a chunk"));
+    }
+    let codes = u128::from_le_bytes(bytes[..CODES].try_into().map_err(|_| VxnError::Corrupt("codes"))?);
+    let (low, high) = (even_bits(codes), even_bits(codes >> 1));
+    let (fulls, literals, belows) = (low & !high, high & !low, low & high);
+    if belows & 0xF != 0 {
+        return Err(VxnError::Corrupt("a group the same as one below the chunk"));
+    }
+    let bytes = &bytes[CODES..];
+    if bytes.len() / 8 < literals.count_ones() as usize {
+        return Err(VxnError::Corrupt("a layer section ends inside a chunk"));
+    }
+    // Groups and their set bits: the full ones, then the literals, then the copies (in
+    // increasing order, so a copy of a copy reads a settled group).
+    let mut g = [0u64; 64];
+    let mut ones = [0u8; 64];
+    let mut m = fulls;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        g[i] = full.groups[i];
+        ones[i] = full.group_ones[i];
+    }
+    let (mut m, mut at) = (literals, 0);
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let v = u64_at(bytes, at);
+        at += 8;
+        if !interior && v & !full.groups[i] != 0 {
+            return Err(VxnError::Corrupt("a voxel outside the world"));
+        }
+        g[i] = v;
+        ones[i] = v.count_ones() as u8;
+    }
+    let mut m = belows;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        g[i] = g[i - 4];
+        ones[i] = ones[i - 4];
+    }
+    let total: u64 = ones.iter().map(|&n| u64::from(n)).sum();
+    if total == 0 {
+        return Err(VxnError::Corrupt("an empty chunk stored"));
+    }
+    Ok((g, total, CODES + at))
+}
+
+/// Refuses chunk `index`'s `rows` in one layer when the other layer has a voxel of them.
+fn overlap(world: &VoxelWorld, water: bool, index: usize, rows: &[u16]) -> Result<(), VxnError> {
+    match world.layer_chunk(!water, index) {
+        Some(other) if other.iter().zip(rows).fold(0, |acc, (a, b)| acc | (a & b)) != 0 => {
+            Err(VxnError::Corrupt("a voxel both solid and water"))
+        }
+        _ => Ok(()),
+    }
 }
