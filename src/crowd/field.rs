@@ -60,9 +60,7 @@ const PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 13 + 12;
 const FROM_GOAL: u32 = 1 << START;
 
 /// [`GoalField::grow_to`] aims at cubes of `2^CLUSTER_SHIFT` voxels a side, one at a time
-/// (tuned on Complex, of the tuning half: 4-voxel cubes settle 83,379 voxels there against
-/// 108,619 with 8-voxel cubes and take 0.90x the time; 2-voxel cubes settle 69,413 but re-aim so
-/// often that they take 1.7x).
+/// (tuned on Complex, of the tuning half; docs/crowds.md has the measurements).
 const CLUSTER_SHIFT: i32 = 2;
 
 /// Index of the move with the opposite offset.
