@@ -247,8 +247,15 @@ impl BitLayer {
         self.ones = self.ones + u64::from(new.count_ones()) - u64::from(old.count_ones());
     }
 
+    /// Whether chunk `chunk` has a slot (rows of its own or shared).
+    #[inline]
+    pub(crate) fn allocated(&self, chunk: usize) -> bool {
+        self.slots[chunk] != 0
+    }
+
     /// ORs the 256 rows of chunk `chunk` (row `(lz << 4) | ly`) with `rows`, allocating the
     /// chunk if needed.
+
     pub(crate) fn or_chunk(&mut self, chunk: usize, rows: &[u16; ROWS]) {
         if self.slots[chunk] == 0 {
             self.push_chunk(chunk, rows, count_ones(rows));

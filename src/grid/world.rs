@@ -497,46 +497,64 @@ impl VoxelWorld {
         let last = if dx.is_multiple_of(64) { !0 } else { (1u64 << (dx % 64)) - 1 };
         let lw = (dx - 1) / 64;
         let before = layer.ones();
-        // One band of chunks (cy, cz) at a time: its rows' words, read once, skipping empty
-        // ones, split into the 16-bit rows of the band's chunks.
-        let mut rows = vec![[0u16; 256]; cdx];
-        let mut any = vec![false; cdx];
-        for cz in 0..self.chunk_dims.z as usize {
-            for cy in 0..self.chunk_dims.y as usize {
-                for lz in 0..CHUNK as usize {
-                    let z = cz * CHUNK as usize + lz;
-                    if z >= dz {
-                        break;
-                    }
-                    for ly in 0..CHUNK as usize {
-                        let y = cy * CHUNK as usize + ly;
-                        if y >= dy {
-                            break;
-                        }
-                        let row = &words[(z * dy + y) * wpr..][..=lw];
-                        for (w, &word) in row.iter().enumerate() {
-                            let word = if w == lw { word & last } else { word };
-                            if word == 0 {
-                                continue;
-                            }
-                            for p in 0..4 {
-                                let bits = (word >> (16 * p)) as u16;
-                                if bits != 0 {
-                                    let cx = w * 4 + p;
-                                    rows[cx][(lz << CHUNK_SHIFT) | ly] = bits;
-                                    any[cx] = true;
-                                }
-                            }
-                        }
+        // One column of four chunks at a time (the 256 rows' words `w` of band (cy, cz)): its
+        // words gathered, skipped when all are zero, else split into the chunks' 16-bit rows.
+        // A first pass ORs each column's words, so that the chunks to allocate are reserved
+        // at once (the row table grown chunk by chunk was copied again and again).
+        let (cdy, cdz) = (self.chunk_dims.y as usize, self.chunk_dims.z as usize);
+        let band = |c: usize, n: usize| (n - c * CHUNK as usize).min(CHUNK as usize);
+        let gather = |cz: usize, cy: usize, w: usize, col: &mut [u64; 256]| {
+            let (nz, ny) = (band(cz, dz), band(cy, dy));
+            let mask = if w == lw { last } else { !0 };
+            if nz < CHUNK as usize || ny < CHUNK as usize {
+                *col = [0; 256];
+            }
+            let mut all = 0;
+            for lz in 0..nz {
+                let first = ((cz * CHUNK as usize + lz) * dy + cy * CHUNK as usize) * wpr + w;
+                for (ly, out) in col[lz << CHUNK_SHIFT..][..ny].iter_mut().enumerate() {
+                    let word = words[first + ly * wpr] & mask;
+                    *out = word;
+                    all |= word;
+                }
+            }
+            all
+        };
+        let mut col = [0u64; 256];
+        let mut alls = Vec::with_capacity(cdz * cdy * (lw + 1));
+        let mut new_chunks = 0;
+        for cz in 0..cdz {
+            for cy in 0..cdy {
+                for w in 0..=lw {
+                    let all = gather(cz, cy, w, &mut col);
+                    alls.push(all);
+                    for p in 0..4 {
+                        let cx = w * 4 + p;
+                        let c = (cz * cdy + cy) * cdx + cx;
+                        new_chunks += usize::from(cx < cdx && (all >> (16 * p)) as u16 != 0 && !layer.allocated(c));
                     }
                 }
-                for cx in 0..cdx {
-                    if any[cx] {
-                        let c = (cz * self.chunk_dims.y as usize + cy) * cdx + cx;
-                        layer.or_chunk(c, &rows[cx]);
+            }
+        }
+        layer.reserve_chunks(new_chunks, true);
+        let mut alls = alls.into_iter();
+        for cz in 0..cdz {
+            for cy in 0..cdy {
+                for w in 0..=lw {
+                    let all = alls.next().unwrap_or(0);
+                    if all == 0 {
+                        continue;
+                    }
+                    gather(cz, cy, w, &mut col);
+                    for p in 0..4 {
+                        let cx = w * 4 + p;
+                        if cx >= cdx || (all >> (16 * p)) as u16 == 0 {
+                            continue;
+                        }
+                        let rows: [u16; 256] = std::array::from_fn(|r| (col[r] >> (16 * p)) as u16);
+                        let c = (cz * cdy + cy) * cdx + cx;
+                        layer.or_chunk(c, &rows);
                         self.edits[c] = revision;
-                        rows[cx] = [0; 256];
-                        any[cx] = false;
                     }
                 }
             }
