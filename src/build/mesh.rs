@@ -22,17 +22,28 @@ impl TriangleMesh {
     /// The box around every vertex a triangle uses: `(min, max)`, or `None` for no triangle.
     #[must_use]
     pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
+        // The vertices used, as bits (one pass over the indices, writes that stay in cache),
+        // then one pass over the vertices in order (the indices alone would gather them from
+        // all over the table).
+        let n = self.positions.len();
+        let mut used = vec![0u64; n.div_ceil(64)];
+        for &i in self.triangles.iter().flatten() {
+            if let Some(w) = used.get_mut(i as usize / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+        // `minss`/`maxss` (no NaN handling: a NaN vertex is refused by `validate`).
+        let less = |a: f32, b: f32| if b < a { b } else { a };
+        let more = |a: f32, b: f32| if b > a { b } else { a };
         let (mut lo, mut hi, mut any) = (Vec3::INFINITY, Vec3::NEG_INFINITY, false);
-        for t in &self.triangles {
-            for &i in t {
-                if let Some(&p) = self.positions.get(i as usize) {
-                    // `minss`/`maxss` (no NaN handling: a NaN vertex is refused by `validate`).
-                    let less = |a: f32, b: f32| if b < a { b } else { a };
-                    let more = |a: f32, b: f32| if b > a { b } else { a };
-                    lo = Vec3::new(less(lo.x, p.x), less(lo.y, p.y), less(lo.z, p.z));
-                    hi = Vec3::new(more(hi.x, p.x), more(hi.y, p.y), more(hi.z, p.z));
-                    any = true;
-                }
+        for (w, &bits) in used.iter().enumerate() {
+            let mut bits = bits;
+            any |= bits != 0;
+            while bits != 0 {
+                let p = self.positions[w * 64 + bits.trailing_zeros() as usize];
+                lo = Vec3::new(less(lo.x, p.x), less(lo.y, p.y), less(lo.z, p.z));
+                hi = Vec3::new(more(hi.x, p.x), more(hi.y, p.y), more(hi.z, p.z));
+                bits &= bits - 1;
             }
         }
         any.then_some((lo, hi))
