@@ -255,7 +255,6 @@ impl BitLayer {
 
     /// ORs the 256 rows of chunk `chunk` (row `(lz << 4) | ly`) with `rows`, allocating the
     /// chunk if needed.
-
     pub(crate) fn or_chunk(&mut self, chunk: usize, rows: &[u16; ROWS]) {
         if self.slots[chunk] == 0 {
             self.push_chunk(chunk, rows, count_ones(rows));
