@@ -296,3 +296,60 @@ impl AStar {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::medium::Voxel;
+    use crate::search::config::{CostModel, DiagonalRule};
+
+    /// A weighted search toward a walled-in goal runs its open list dry; having reopened every
+    /// voxel reached more cheaply, it then holds each voxel it reached at its exact cost (an
+    /// exact search to that voxel's).
+    #[test]
+    fn a_weighted_search_that_runs_dry_holds_exact_costs() {
+        let mut rng = crate::grid::seeded::Rng(0xA57A_5EED);
+        let (mut weighted, mut exact) = (AStar::default(), AStar::default());
+        let (mut checked, mut expanded_again) = (0, 0);
+        for world_index in 0..60 {
+            let dims = glam::UVec3::new(6 + rng.below(7), 5 + rng.below(5), 6 + rng.below(7));
+            let density = 10 + rng.below(25);
+            let mut world = rng.world(dims, density);
+            let goal = rng.voxel(dims);
+            world.set(goal, Voxel::Air).unwrap();
+            for &d in &OFFSETS {
+                if world.contains(goal + d) {
+                    world.set(goal + d, Voxel::Solid).unwrap();
+                }
+            }
+            let start = rng.voxel(dims);
+            if world.is_blocked(start) {
+                continue;
+            }
+            let diagonal = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][world_index % 3];
+            let costs = [CostModel::GAME, CostModel::PRECISE][world_index % 2];
+            let config = SearchConfig { diagonal, costs, ..Default::default() };
+            weighted.begin(&world, start, goal, &config, 100 + 50 * (1 + world_index as u32 % 8), false);
+            assert!(matches!(weighted.advance(&world, usize::MAX), Err(PathError::Unreachable { .. })));
+            let mut closed = 0;
+            for z in 0..dims.z as i32 {
+                for y in 0..dims.y as i32 {
+                    for x in 0..dims.x as i32 {
+                        let v = IVec3::new(x, y, z);
+                        let Some(slot) = weighted.nodes.find(v).filter(|&s| weighted.nodes.rec.info[s] != 0) else {
+                            continue;
+                        };
+                        exact.begin(&world, start, v, &config, 100, false);
+                        let best = exact.advance(&world, usize::MAX).expect("reached").expect("found");
+                        assert_eq!(weighted.nodes.rec.g[slot], best.cost, "world {world_index}: {start} -> {v}");
+                        checked += 1;
+                        closed += usize::from(weighted.nodes.rec.info[slot] & CLOSED != 0);
+                    }
+                }
+            }
+            expanded_again += weighted.stats().expanded - closed;
+        }
+        assert!(checked > 10_000, "checked {checked}");
+        assert!(expanded_again > 100, "only {expanded_again} voxels expanded again");
+    }
+}
