@@ -2,15 +2,17 @@
 //!
 //! ```text
 //! cargo run --release --example algorithms -- [--every N] [--maps A1,BA1,...] [--skip astar]
-//!     [--weight PERCENT] [--csv FILE]
+//!     [--weight PERCENT] [--closest] [--csv FILE]
 //! ```
 //!
 //! For every map of the Warframe set (found through `VOXNAV_WARFRAME_DIR` or
 //! `../shared/benchmarks/warframe`), solves every N-th problem (default 500) with A*, jump
 //! point search and the budget mode (`Algorithm::BUDGET`, `--weight` sets its first weight; precise costs), checks each length against the
 //! scenario's optimum, and prints one `row` line per map and algorithm (median / p99 / max
-//! microseconds and expanded nodes, total milliseconds, mean and max excess) plus the speed-up
-//! of JPS over A*. Exits non-zero if an exact mode returns a non-optimal length.
+//! microseconds and expanded nodes, total milliseconds and expansions, mean and max excess) plus
+//! the speed-up of JPS over A*. `--closest` adds a fourth run, A* with `Fallback::Closest` (the
+//! same path and cost as A* when the goal is reachable, as on every benchmark problem). Exits
+//! non-zero if an exact mode returns a non-optimal length.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -22,6 +24,7 @@ use voxnav::{Problem, Scenario};
 struct Run {
     name: &'static str,
     algorithm: Algorithm,
+    fallback: Fallback,
     micros: Vec<u128>,
     expanded: Vec<usize>,
     excess: Vec<f64>,
@@ -38,7 +41,12 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut every, mut maps, mut skip, mut budget, mut csv) =
         (500usize, None::<Vec<String>>, Vec::new(), Algorithm::BUDGET, None);
+    let mut closest = false;
     while let Some(a) = args.next() {
+        if a == "--closest" {
+            closest = true;
+            continue;
+        }
         let v = args.next().unwrap_or_default();
         match a.as_str() {
             "--every" => every = v.parse().unwrap_or(500).max(1),
@@ -84,22 +92,33 @@ fn main() -> ExitCode {
             }
         };
         let problems: Vec<(usize, Problem)> = scen.problems.iter().copied().enumerate().step_by(every).collect();
-        let mut runs: Vec<Run> = [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", budget)]
-            .into_iter()
-            .filter(|(n, _)| !skip.iter().any(|s| s == n))
-            .map(|(name, algorithm)| Run {
-                name,
-                algorithm,
-                micros: vec![],
-                expanded: vec![],
-                excess: vec![],
-                wrong: 0,
-            })
-            .collect();
+        let mut runs: Vec<Run> = [
+            ("astar", Algorithm::AStar, Fallback::Fail),
+            ("jps", Algorithm::Jps, Fallback::Fail),
+            ("budget", budget, Fallback::Fail),
+            ("closest", Algorithm::AStar, Fallback::Closest),
+        ]
+        .into_iter()
+        .filter(|&(n, ..)| !skip.iter().any(|s| s == n) && (closest || n != "closest"))
+        .map(|(name, algorithm, fallback)| Run {
+            name,
+            algorithm,
+            fallback,
+            micros: vec![],
+            expanded: vec![],
+            excess: vec![],
+            wrong: 0,
+        })
+        .collect();
         let mut finder = Pathfinder::new();
         for &(index, p) in &problems {
             for run in &mut runs {
-                let config = SearchConfig { costs: CostModel::PRECISE, algorithm: run.algorithm, ..Default::default() };
+                let config = SearchConfig {
+                    costs: CostModel::PRECISE,
+                    algorithm: run.algorithm,
+                    fallback: run.fallback,
+                    ..Default::default()
+                };
                 let t = Instant::now();
                 let result = finder.find_voxel_path(&world, p.start, p.goal, &config);
                 let us = t.elapsed().as_micros();
@@ -134,7 +153,8 @@ fn main() -> ExitCode {
             let max_excess = run.excess.iter().copied().fold(0.0, f64::max);
             let mut line = format!(
                 "row map={name} algorithm={} problems={} wrong={} total_ms={:.1} median_us={} p99_us={} max_us={} \
-                 median_expanded={} p99_expanded={} max_expanded={} mean_excess={mean_excess:.6} max_excess={max_excess:.6}",
+                 median_expanded={} p99_expanded={} max_expanded={} total_expanded={} mean_excess={mean_excess:.6} \
+                 max_excess={max_excess:.6}",
                 run.name,
                 problems.len(),
                 run.wrong,
@@ -145,6 +165,7 @@ fn main() -> ExitCode {
                 pct(&run.expanded, 0.5),
                 pct(&run.expanded, 0.99),
                 run.expanded.iter().max().copied().unwrap_or(0),
+                run.expanded.iter().sum::<usize>(),
             );
             if astar_total > 0 && run.name != "astar" {
                 let _ = write!(

@@ -54,9 +54,9 @@ pub use io::glb_view::ViewStats;
 pub use io::movingai::{Problem, Scenario};
 pub use limits::Limits;
 pub use medium::{Media, Voxel};
-pub use search::astar::Pathfinder;
 pub use search::batch::{PathRequest, find_paths, find_paths_sequential};
 pub use search::path::{Path, PathCheck, SearchStats, SearchStep};
+pub use search::pathfinder::Pathfinder;
 pub use search::queue::{PathQueue, Ticket};
 pub use search::{Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, SearchConfig};
 // Flight: smoothing, orientation, trajectories.

@@ -50,3 +50,23 @@ fn an_edited_world_stops_a_sliced_search() {
     world.set(glam::IVec3::new(5, 5, 5), Voxel::Solid).unwrap();
     assert_eq!(finder.advance(&world, 10), SearchStep::Failed(voxnav::PathError::WorldChanged));
 }
+
+/// A `begin` that fails ends the search begun before it, whatever its algorithm: `advance`
+/// answers `Unreachable { expanded: 0 }` instead of carrying on with the old query.
+#[test]
+fn a_failed_begin_ends_the_previous_search() {
+    let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::splat(32)).unwrap();
+    world.set(glam::IVec3::splat(7), Voxel::Solid).unwrap();
+    let mut finder = Pathfinder::new();
+    for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
+        for fallback in [Fallback::Fail, Fallback::Closest] {
+            let config = SearchConfig { algorithm, fallback, ..Default::default() };
+            finder.begin(&world, glam::IVec3::ZERO, glam::IVec3::new(31, 20, 9), &config).unwrap();
+            assert_eq!(finder.advance(&world, 1), SearchStep::Pending);
+            let err = finder.begin(&world, glam::IVec3::splat(7), glam::IVec3::ZERO, &config).unwrap_err();
+            assert_eq!(err, voxnav::PathError::StartBlocked(glam::IVec3::splat(7)));
+            let step = finder.advance(&world, usize::MAX);
+            assert_eq!(step, SearchStep::Failed(voxnav::PathError::Unreachable { expanded: 0 }), "{config:?}");
+        }
+    }
+}

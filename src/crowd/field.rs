@@ -207,9 +207,9 @@ impl GoalField {
         };
         field.nodes.reset(world.dims());
         let slot = field.nodes.slot(goal);
-        field.nodes.g[slot] = 0;
-        field.nodes.info[slot] = OPEN | NO_PARENT;
-        field.moves.resize(field.nodes.info.len(), 0);
+        field.nodes.rec.g[slot] = 0;
+        field.nodes.rec.info[slot] = OPEN | NO_PARENT;
+        field.moves.resize(field.nodes.rec.info.len(), 0);
         field.moves[slot] = FROM_GOAL;
         field.open.push(0, slot as u32);
         Ok(field)
@@ -244,7 +244,7 @@ impl GoalField {
     /// [`cost_from`](Self::cost_from), which grows the field).
     #[must_use]
     pub fn settled_cost(&self, v: IVec3) -> Option<u64> {
-        self.closed_slot(v).map(|slot| self.nodes.g[slot])
+        self.closed_slot(v).map(|slot| self.nodes.rec.g[slot])
     }
 
     /// The next voxel from `v` on a cheapest path to the goal, if the field has settled `v`
@@ -252,7 +252,7 @@ impl GoalField {
     #[must_use]
     pub fn next_step(&self, v: IVec3) -> Option<IVec3> {
         let slot = self.closed_slot(v)?;
-        let m = self.nodes.info[slot] & PARENT_MASK;
+        let m = self.nodes.rec.info[slot] & PARENT_MASK;
         (m != NO_PARENT).then(|| v + OFFSETS[m as usize])
     }
 
@@ -261,7 +261,7 @@ impl GoalField {
             return None;
         }
         let slot = self.nodes.find(v)?;
-        (self.nodes.info[slot] & CLOSED != 0).then_some(slot)
+        (self.nodes.rec.info[slot] & CLOSED != 0).then_some(slot)
     }
 
     fn world_contains(&self, v: IVec3) -> bool {
@@ -338,7 +338,7 @@ impl GoalField {
         }
         self.aim(start, start);
         let slot = self.settle(world, start)?;
-        Ok(self.nodes.g[slot])
+        Ok(self.nodes.rec.g[slot])
     }
 
     /// A cheapest path from `start` to the goal, read by following next steps (growing the
@@ -398,9 +398,10 @@ impl GoalField {
         for i in 0..self.spare.len() {
             let (key, slot) = self.spare[i];
             let slot = slot as usize;
-            let (g, v) = (self.nodes.g[slot], self.nodes.voxel(slot));
+            let (g, v) = (self.nodes.rec.g[slot], self.nodes.voxel(slot));
             // Keep the one live entry of each open node: the one keyed by its current cost.
-            let live = self.nodes.info[slot] & CLOSED == 0 && key == g.saturating_add(estimate(&self.config, old, v));
+            let live =
+                self.nodes.rec.info[slot] & CLOSED == 0 && key == g.saturating_add(estimate(&self.config, old, v));
             if live {
                 self.open.push(g.saturating_add(self.estimate(v)), slot as u32);
             }
@@ -419,7 +420,7 @@ impl GoalField {
                 return Err(FieldError::Unreachable(v));
             };
             let slot = slot as usize;
-            if self.nodes.info[slot] & CLOSED != 0 {
+            if self.nodes.rec.info[slot] & CLOSED != 0 {
                 self.open.pop();
                 continue;
             }
@@ -429,9 +430,9 @@ impl GoalField {
             let u = self.nodes.voxel(slot);
             self.reserve_around(u)?;
             self.open.pop();
-            self.nodes.info[slot] |= CLOSED;
+            self.nodes.rec.info[slot] |= CLOSED;
             self.settled += 1;
-            let g = self.nodes.g[slot];
+            let g = self.nodes.rec.g[slot];
             let preds = if rule == DiagonalRule::Faces {
                 self.faces_predecessors(world, u)
             } else {
@@ -451,7 +452,7 @@ impl GoalField {
             self.relax_from(world, slot, u, g, preds);
             // Settled voxels reached again at their cost by a new move try its successors now.
             while let Some((ls, extra)) = self.late.pop() {
-                let (lu, lg) = (self.nodes.voxel(ls), self.nodes.g[ls]);
+                let (lu, lg) = (self.nodes.voxel(ls), self.nodes.rec.g[ls]);
                 self.relax_from(world, ls, lu, lg, extra);
             }
             if u == v {
@@ -477,16 +478,16 @@ impl GoalField {
             } else {
                 let ps = self.nodes.slot(p);
                 // A new node page may have been made: `moves` follows it.
-                self.moves.resize(self.nodes.info.len().max(self.moves.len()), 0);
+                self.moves.resize(self.nodes.rec.info.len().max(self.moves.len()), 0);
                 ps
             };
-            let info = self.nodes.info[ps];
+            let info = self.nodes.rec.info[ps];
             let ng = g + cost;
             if info & CLOSED != 0 {
                 // Reached again at its (final) cost by a move whose successors it has not
                 // tried: those are tried too, so that no tie loses a canonical path.
                 if let Some(canon) = self.canon.as_deref()
-                    && ng == self.nodes.g[ps]
+                    && ng == self.nodes.rec.g[ps]
                 {
                     let extra = canon.untried(m, world.blocked_mask(p, self.pass), &mut self.moves[ps]);
                     if extra != 0 {
@@ -495,12 +496,12 @@ impl GoalField {
                 }
                 continue;
             }
-            if info & OPEN == 0 || ng < self.nodes.g[ps] {
-                self.nodes.g[ps] = ng;
-                self.nodes.info[ps] = OPEN | OPPOSITE[m];
+            if info & OPEN == 0 || ng < self.nodes.rec.g[ps] {
+                self.nodes.rec.g[ps] = ng;
+                self.nodes.rec.info[ps] = OPEN | OPPOSITE[m];
                 self.moves[ps] = 1 << m;
                 self.open.push(ng.saturating_add(self.estimate(p)), ps as u32);
-            } else if ng == self.nodes.g[ps] {
+            } else if ng == self.nodes.rec.g[ps] {
                 self.moves[ps] |= 1 << m;
             }
         }

@@ -6,9 +6,9 @@ use glam::IVec3;
 use crate::error::PathError;
 use crate::grid::components::Components;
 use crate::grid::world::VoxelWorld;
-use crate::search::astar::Pathfinder;
 use crate::search::config::SearchConfig;
 use crate::search::path::Path;
+use crate::search::pathfinder::Pathfinder;
 
 /// One path query: endpoints (voxels) and configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -1,5 +1,8 @@
-//! Runs the queries [`Pathfinder`](crate::Pathfinder)'s own A* does not: jump point search,
-//! its weighted budget mode, and the closest-reachable-voxel fallback (for any algorithm).
+//! Runs a [`Pathfinder`](crate::Pathfinder)'s queries, in phases, on its two engines: the A*
+//! of [`astar`](super::astar) (exact, weighted, and the budget mode's phases of rising weight)
+//! and the jump point search of [`jps`](super::jps); and, for any algorithm, the
+//! closest-reachable-voxel fallback (a search, then a flood of the start's component, then a
+//! search to the closest voxel).
 //!
 //! Exact jump point search races two searches, one from each end: the one from the start runs
 //! alone for [`LEAD`] units of work, then they take turns of [`TURN`] units, and the first path
@@ -19,14 +22,15 @@ use crate::error::PathError;
 use crate::grid::moves::{OFFSETS, legal_moves};
 use crate::grid::pass::Pass;
 use crate::grid::world::VoxelWorld;
+use crate::search::astar::AStar;
 use crate::search::config::{Algorithm, DiagonalRule, Fallback, SearchConfig};
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
-use crate::search::path::{SearchStats, SearchStep};
+use crate::search::path::{Path, SearchStats, SearchStep};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Phase {
-    /// Not running a query (or the lead's A* is).
+    /// No query begun; `advance` reports `Unreachable`.
     #[default]
     Idle,
     /// Searching for the goal.
@@ -47,10 +51,16 @@ const LEAD: u64 = 16_384;
 /// two).
 const TURN: u64 = 4096;
 
-/// The extra search state a [`Pathfinder`](crate::Pathfinder) carries.
+/// The search state a [`Pathfinder`](crate::Pathfinder) carries.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Dispatch {
     phase: Phase,
+    /// The A* engine, for every phase that does not jump.
+    astar: AStar,
+    /// The current phase runs jump point search (`search`, and `reverse` when racing).
+    jump: bool,
+    /// The query is a repair's detour: A* with canonical successors.
+    canonical: bool,
     search: JumpSearch,
     /// The search from the goal back to the start, when the current phase races one.
     reverse: JumpSearch,
@@ -79,13 +89,17 @@ pub(crate) struct Dispatch {
 }
 
 impl Dispatch {
-    /// Takes over the query if the lead's A* cannot run it; the endpoints and costs were
-    /// validated. Returns whether it did.
-    pub(crate) fn begin(&mut self, world: &VoxelWorld, start: IVec3, goal: IVec3, config: &SearchConfig) -> bool {
-        if config.algorithm == Algorithm::AStar && config.fallback == Fallback::Fail {
-            self.phase = Phase::Idle;
-            return false;
-        }
+    /// Starts a query; the endpoints and costs were validated. `canonical`: A* tries only
+    /// canonical successors (see [`AStar::begin`]).
+    pub(crate) fn begin(
+        &mut self,
+        world: &VoxelWorld,
+        start: IVec3,
+        goal: IVec3,
+        config: &SearchConfig,
+        canonical: bool,
+    ) {
+        self.canonical = canonical;
         self.start = start;
         self.goal = goal;
         self.config = *config;
@@ -93,7 +107,14 @@ impl Dispatch {
         self.phase = Phase::Main;
         self.world = (world.dims(), world.revision());
         self.begin_search(world, goal);
-        true
+    }
+
+    /// Ends the current query (if any): `advance` reports `Unreachable` until the next
+    /// `begin`; the statistics stay.
+    pub(crate) fn stop(&mut self) {
+        if self.phase != Phase::Idle {
+            self.phase = Phase::Done;
+        }
     }
 
     fn begin_search(&mut self, world: &VoxelWorld, goal: IVec3) {
@@ -112,23 +133,31 @@ impl Dispatch {
     fn start_phase(&mut self, world: &VoxelWorld, weight: u32) {
         self.weight = weight.max(100);
         // Weighted A*: measured faster than weighted jump point search on the benchmark.
-        let jump = self.config.algorithm == Algorithm::Jps && self.config.costs.jump_exact();
+        self.jump = self.config.algorithm == Algorithm::Jps
+            && self.weight == 100
+            && self.config.costs.jump_exact()
+            && !self.config.priced_media(world);
         let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
         let config = SearchConfig { max_expansions: left, ..self.config };
-        self.racing = jump && self.weight == 100 && self.phase == Phase::Main && reversible(&config, world);
+        self.racing = self.jump && self.phase == Phase::Main && reversible(&config, world);
         if self.racing {
             // The race counts the expansions of both sides against the query's budget.
             let config = SearchConfig { max_expansions: None, ..config };
-            self.search.begin(world, self.start, self.target, &config, true, 100);
-            self.reverse.begin(world, self.target, self.start, &config, true, 100);
+            self.search.begin(world, self.start, self.target, &config);
+            self.reverse.begin(world, self.target, self.start, &config);
             self.turn = (false, self.race_turns.map_or(LEAD, |t| t.0));
+        } else if self.jump {
+            self.search.begin(world, self.start, self.target, &config);
         } else {
-            self.search.begin(world, self.start, self.target, &config, jump, self.weight);
+            self.astar.begin(world, self.start, self.target, &config, self.weight, self.canonical);
         }
     }
 
     /// Statistics of the current phase's searches.
     fn phase_stats(&self) -> SearchStats {
+        if !self.jump {
+            return self.astar.stats();
+        }
         let s = self.search.stats();
         if !self.racing {
             return s;
@@ -144,7 +173,7 @@ impl Dispatch {
 
     /// Advances the race by at most `budget` expansions (and within the query's budget):
     /// the side whose turn it is runs, then the other. The first path found ends it.
-    fn race(&mut self, world: &VoxelWorld, budget: usize) -> (usize, Result<Option<crate::Path>, PathError>) {
+    fn race(&mut self, world: &VoxelWorld, budget: usize) -> (usize, Result<Option<Path>, PathError>) {
         let max = self.config.max_expansions.unwrap_or(usize::MAX);
         let mut left = budget;
         loop {
@@ -181,7 +210,7 @@ impl Dispatch {
 
     /// [`Algorithm::Budget`]: the phase spent its expansions; restart with the next weight.
     fn escalate(&mut self, world: &VoxelWorld) {
-        self.carried = self.add(self.search.stats());
+        self.carried = self.add(self.phase_stats());
         let (weight, last) = Algorithm::next_budget_weight(self.weight);
         if last {
             self.phase_left = usize::MAX;
@@ -191,34 +220,38 @@ impl Dispatch {
         self.start_phase(world, weight);
     }
 
-    /// The next step of the query, or `None` if the lead's A* runs it.
-    pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> Option<SearchStep> {
+    /// Expands at most `budget` more nodes of the query; see
+    /// [`Pathfinder::advance`](crate::Pathfinder::advance).
+    pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> SearchStep {
         let mut left = budget;
         if !matches!(self.phase, Phase::Idle | Phase::Done) && self.world != (world.dims(), world.revision()) {
             self.phase = Phase::Done;
-            return Some(SearchStep::Failed(PathError::WorldChanged));
+            return SearchStep::Failed(PathError::WorldChanged);
         }
         loop {
             match self.phase {
-                Phase::Idle => return None,
-                Phase::Done => return Some(SearchStep::Failed(PathError::Unreachable { expanded: 0 })),
+                Phase::Idle | Phase::Done => return SearchStep::Failed(PathError::Unreachable { expanded: 0 }),
                 Phase::Main | Phase::Closest => {
                     let (spent, out) = if self.racing {
                         self.race(world, left)
-                    } else {
+                    } else if self.jump {
                         let before = self.search.stats().expanded;
                         let out = self.search.advance(world, left.min(self.phase_left));
                         (self.search.stats().expanded - before, out)
+                    } else {
+                        let before = self.astar.stats().expanded;
+                        let out = self.astar.advance(world, left.min(self.phase_left));
+                        (self.astar.stats().expanded - before, out)
                     };
                     left = left.saturating_sub(spent);
                     self.phase_left = self.phase_left.saturating_sub(spent);
                     match out {
                         Ok(None) if self.phase_left == 0 => self.escalate(world),
-                        Ok(None) => return Some(SearchStep::Pending),
+                        Ok(None) => return SearchStep::Pending,
                         Ok(Some(mut path)) => {
                             self.phase = Phase::Done;
                             path.stats = self.add(self.phase_stats());
-                            return Some(SearchStep::Found(path));
+                            return SearchStep::Found(path);
                         }
                         Err(PathError::Unreachable { .. })
                             if self.phase == Phase::Main && self.config.fallback == Fallback::Closest =>
@@ -231,11 +264,11 @@ impl Dispatch {
                         Err(e) => {
                             self.phase = Phase::Done;
                             let expanded = self.add(self.phase_stats()).expanded;
-                            return Some(SearchStep::Failed(match e {
+                            return SearchStep::Failed(match e {
                                 PathError::Unreachable { .. } => PathError::Unreachable { expanded },
                                 PathError::BudgetExhausted { .. } => PathError::BudgetExhausted { expanded },
                                 e => e,
-                            }));
+                            });
                         }
                     }
                 }
@@ -246,7 +279,7 @@ impl Dispatch {
                     self.carried.expanded += self.flood.visited - before;
                     left = left.saturating_sub(self.flood.visited - before);
                     match out {
-                        Ok(None) => return Some(SearchStep::Pending),
+                        Ok(None) => return SearchStep::Pending,
                         Ok(Some(best)) => {
                             self.phase = Phase::Closest;
                             self.config.fallback = Fallback::Fail;
@@ -255,7 +288,7 @@ impl Dispatch {
                         Err(()) => {
                             self.phase = Phase::Done;
                             let expanded = self.carried.expanded;
-                            return Some(SearchStep::Failed(PathError::BudgetExhausted { expanded }));
+                            return SearchStep::Failed(PathError::BudgetExhausted { expanded });
                         }
                     }
                 }
@@ -272,18 +305,18 @@ impl Dispatch {
         }
     }
 
-    /// Statistics of the current query, or `None` if the lead's A* runs it.
-    pub(crate) fn stats(&self) -> Option<SearchStats> {
+    /// Statistics of the current (or last) query.
+    pub(crate) fn stats(&self) -> SearchStats {
         match self.phase {
-            Phase::Idle => None,
-            Phase::Flood => Some(self.carried),
-            _ => Some(self.add(self.phase_stats())),
+            Phase::Idle => SearchStats::default(),
+            Phase::Flood => self.carried,
+            _ => self.add(self.phase_stats()),
         }
     }
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.search.heap_bytes() + self.reverse.heap_bytes() + self.flood.heap_bytes()
+        self.astar.heap_bytes() + self.search.heap_bytes() + self.reverse.heap_bytes() + self.flood.heap_bytes()
     }
 }
 
@@ -368,7 +401,7 @@ mod tests {
     #[test]
     fn races_find_legal_optimal_paths_from_either_end() {
         let mut rng = crate::grid::seeded::Rng(0x2ACE_5EED);
-        let (mut race, mut astar) = (Dispatch::default(), JumpSearch::default());
+        let (mut race, mut astar) = (Dispatch::default(), AStar::default());
         let (mut compared, mut reversed, mut budgeted) = (0, 0, 0);
         for world_index in 0..400 {
             let dims = glam::UVec3::new(5 + rng.below(12), 5 + rng.below(8), 5 + rng.below(12));
@@ -383,10 +416,10 @@ mod tests {
                     continue;
                 }
                 race.race_turns = Some((u64::from(rng.below(3)), 1 + u64::from(rng.below(8))));
-                assert!(race.begin(&world, start, goal, &config));
+                race.begin(&world, start, goal, &config, false);
                 assert!(race.racing);
-                astar.begin(&world, start, goal, &config, false, 100);
-                let step = race.advance(&world, usize::MAX).unwrap();
+                astar.begin(&world, start, goal, &config, 100, false);
+                let step = race.advance(&world, usize::MAX);
                 match (step, astar.advance(&world, usize::MAX)) {
                     (SearchStep::Found(path), Ok(Some(best))) => {
                         assert_eq!(path.cost, best.cost, "world {world_index} {rule:?} {start} -> {goal}");
@@ -406,8 +439,8 @@ mod tests {
                 }
                 // The query's expansion budget covers both sides.
                 let max = rng.below(12) as usize;
-                assert!(race.begin(&world, start, goal, &SearchConfig { max_expansions: Some(max), ..config }));
-                match race.advance(&world, usize::MAX).unwrap() {
+                race.begin(&world, start, goal, &SearchConfig { max_expansions: Some(max), ..config }, false);
+                match race.advance(&world, usize::MAX) {
                     SearchStep::Found(path) => assert!(path.stats.expanded <= max),
                     SearchStep::Failed(PathError::BudgetExhausted { expanded }) => {
                         assert_eq!(expanded, max);
@@ -431,9 +464,10 @@ mod tests {
             SearchConfig { media: crate::Media { air: Some(100), water: Some(300) }, ..jps },
             SearchConfig { heuristic: Heuristic::Manhattan, ..jps },
         ] {
-            assert!(race.begin(&world, IVec3::ZERO, IVec3::splat(7), &config));
+            race.begin(&world, IVec3::ZERO, IVec3::splat(7), &config, false);
             assert!(!race.racing, "{config:?}");
         }
-        assert!(race.begin(&world, IVec3::ZERO, IVec3::splat(7), &jps) && race.racing);
+        race.begin(&world, IVec3::ZERO, IVec3::splat(7), &jps, false);
+        assert!(race.racing);
     }
 }

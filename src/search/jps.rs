@@ -1,5 +1,4 @@
-//! The search engine behind [`Algorithm::Jps`] and [`Algorithm::Weighted`]: 3D jump point
-//! search over the 26-neighbour grid (Harabor & Grastien's JPS carried to 3D as in Nobes,
+//! The search engine behind [`Algorithm::Jps`]: 3D jump point search over the 26-neighbour grid (Harabor & Grastien's JPS carried to 3D as in Nobes,
 //! Harabor et al., "The JPS pathfinding system in 3D", SoCS 2022), for any diagonal rule.
 //!
 //! The pruning rule is [`Canon`]: after entering a voxel by move `d`, only its natural moves
@@ -11,9 +10,10 @@
 //! another branch carries on identically), so no optimal path is lost, and each voxel is swept
 //! about once per cost improvement instead of once per overlapping subtree. Only voxels with a
 //! forced move, the goal, and voxels beyond the bound enter the open list. A voxel reached from
-//! several directions at the same cost keeps all of them. The same engine runs plain A* (every
-//! legal move, one step at a time) when jumping cannot be used (media weights) or for
-//! [`Fallback::Closest`].
+//! several directions at the same cost keeps all of them. Where jumping cannot be used (media
+//! with prices, cost models with ties) [`Algorithm::Jps`] runs the A* of [`astar`](super::astar)
+//! instead; the two share their open list ([`OpenList`]) and node store ([`NodeStore`], here
+//! with 16-byte records in 8^3 pages).
 //!
 //! Sweeps stop where `f` exceeds the current minimum (the open list's key): they cover the
 //! search's current `f` level and no further, and at most [`SWEEP_BUDGET`] voxels per
@@ -32,11 +32,6 @@
 //! on A5 problem 1000, against 10 million for the sweeps).
 //!
 //! [`Algorithm::Jps`]: crate::Algorithm::Jps
-//! [`Algorithm::Weighted`]: crate::Algorithm::Weighted
-//! [`Fallback::Closest`]: crate::Fallback::Closest
-
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 use glam::IVec3;
 
@@ -48,125 +43,19 @@ use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, START};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::memory::EXPANSION_MARGIN;
-use crate::search::nodes::PageTable;
+use crate::search::nodes::NodeStore;
+use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
-use crate::search::radix_heap::RadixHeap;
 
-/// Open-list entry: lowest `f`, then highest `g`, then lowest slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Open {
-    f: u64,
-    g: u64,
-    slot: u32,
-}
-
-impl Ord for Open {
-    #[inline]
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.cmp(&self.f).then(self.g.cmp(&o.g)).then(o.slot.cmp(&self.slot))
-    }
-}
-impl PartialOrd for Open {
-    #[inline]
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-/// The open list: a binary heap on `(f, g)` for weighted searches (their keys are not
-/// monotone), the monotone radix heap of A* (newest first among equal `f`) for exact ones.
-///
-/// An expansion's entries at its own `f` wait in [`level`](Self::level) and enter the radix
-/// heap at its end, shallowest first, so that the deepest comes out first: on a plateau of
-/// equal `f` the search dives toward the goal as A* does. (A sweep pushes its far voxels
-/// first, so plain newest-first order would resume the shallowest.)
-#[derive(Debug, Default, Clone)]
-struct OpenList {
-    heap: BinaryHeap<Open>,
-    radix: RadixHeap,
-    /// `(g, slot)` of the entries at `level_f` pushed by the current expansion.
-    level: Vec<(u64, u32)>,
-    level_f: u64,
-    monotone: bool,
-}
-
-impl OpenList {
-    fn clear(&mut self, monotone: bool) {
-        self.heap.clear();
-        self.radix.clear();
-        self.level.clear();
-        self.level_f = u64::MAX;
-        self.monotone = monotone;
-    }
-
-    #[inline]
-    fn push(&mut self, f: u64, g: u64, slot: u32) {
-        if !self.monotone {
-            self.heap.push(Open { f, g, slot });
-        } else if f == self.level_f {
-            self.level.push((g, slot));
-        } else {
-            self.radix.push(f, slot);
-        }
-    }
-
-    /// Starts an expansion at `f`.
-    #[inline]
-    fn begin_level(&mut self, f: u64) {
-        self.level_f = f;
-    }
-
-    /// Ends an expansion: its entries at its own `f` enter the heap, the deepest last.
-    #[inline]
-    fn end_level(&mut self) {
-        if self.level.len() > 1 {
-            self.level.sort_unstable_by_key(|e| e.0);
-        }
-        for &(_, slot) in &self.level {
-            self.radix.push(self.level_f, slot);
-        }
-        self.level.clear();
-        self.level_f = u64::MAX;
-    }
-
-    /// The next entry's `f` and slot (its `g` is checked by the caller against `f`).
-    #[inline]
-    fn peek(&mut self) -> Option<(u64, u32)> {
-        if self.monotone { self.radix.peek() } else { self.heap.peek().map(|o| (o.f, o.slot)) }
-    }
-
-    #[inline]
-    fn pop(&mut self) {
-        if self.monotone {
-            self.radix.pop();
-        } else {
-            self.heap.pop();
-        }
-    }
-
-    #[inline]
-    fn len(&self) -> usize {
-        if self.monotone { self.radix.len() + self.level.len() } else { self.heap.len() }
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.heap.capacity() * std::mem::size_of::<Open>()
-            + self.level.capacity() * std::mem::size_of::<(u64, u32)>()
-            + self.radix.heap_bytes()
-    }
-}
-
+/// Node pages of 8^3 voxels: a sweep's long lines touch many pages, each cleared when handed
+/// out (8 KB of 16-byte records here, where a 16^3 chunk page would be 64 KB).
 const PAGE_SHIFT: i32 = 3;
-const PAGE_MASK: i32 = (1 << PAGE_SHIFT) - 1;
-const PAGE_VOXELS: usize = 1 << (3 * PAGE_SHIFT);
 /// Voxels one expansion may sweep before the rest of its sweep waits in the open list: keeps
 /// an expansion on an `f` plateau short, so ties are broken depth first as in A*.
 const SWEEP_BUDGET: usize = 4096;
 
 /// Bits 0-25 of [`Cell::swept`]: moves.
 const MOVE_BITS: u32 = (1 << MOVES) - 1;
-/// Bit 26 of [`Cell::swept`] in plain A*: the voxel was expanded at cost `g`.
-const EXPANDED: u32 = 1 << MOVES;
 /// [`Cell::swept`] holds the move that reached the voxel at cost `g` from this bit on.
 const IN_SHIFT: u32 = 27;
 /// The incoming move of the start.
@@ -181,8 +70,8 @@ struct Cell {
     pending: u32,
     /// Moves whose subtrees from this voxel at cost `g` are swept (or being swept), bits 0-25.
     /// A branch passing through at `g` sweeps only the natural moves that are neither swept
-    /// nor natural moves of a pending direction (whose expansion will sweep them). Then
-    /// [`EXPANDED`], and the move that reached the voxel at `g` from bit [`IN_SHIFT`] on: the
+    /// nor natural moves of a pending direction (whose expansion will sweep them). From bit
+    /// [`IN_SHIFT`] on, the move that reached the voxel at `g`: the
     /// voxel it came from is known at a cost at most `g` minus that move's cost, so following
     /// these moves back from the goal retraces an optimal path.
     swept: u32,
@@ -206,81 +95,31 @@ impl Cell {
     }
 }
 
-/// Node state paged by 8^3 blocks of voxels, handed out on first touch; a stamp per block says
-/// whether its page belongs to the current search, so a new search starts for free.
-#[derive(Debug, Default, Clone)]
-struct Nodes {
-    pages: PageTable<PAGE_SHIFT>,
-    origin: Vec<IVec3>,
-    cells: Vec<Cell>,
-}
+/// Node state: [`Cell`]s in pages of 8^3 voxels.
+type Nodes = NodeStore<Vec<Cell>, PAGE_SHIFT>;
 
-impl Nodes {
-    fn reset(&mut self, world_dims: IVec3) {
-        self.pages.reset(world_dims.as_uvec3());
-    }
-
+impl Cell {
+    /// Records a sweep through this voxel at cost `g` by move `m`: the natural moves of `m`
+    /// whose subtrees are still to sweep from there (none if the voxel is known at a lower
+    /// cost, or at `g` with those subtrees already covered: the branch ends).
     #[inline]
-    fn slot(&mut self, v: IVec3) -> usize {
-        let (page, new) = self.pages.page(v);
-        if new {
-            self.new_page(page, (v >> PAGE_SHIFT) << PAGE_SHIFT);
-        }
-        page * PAGE_VOXELS + PageTable::<PAGE_SHIFT>::local(v)
-    }
-
-    #[cold]
-    fn new_page(&mut self, page: usize, origin: IVec3) {
-        let start = page * PAGE_VOXELS;
-        if self.cells.len() < start + PAGE_VOXELS {
-            let n = start + PAGE_VOXELS;
-            self.cells.resize(n, Cell::default());
-            self.origin.push(origin);
-        } else {
-            self.cells[start..start + PAGE_VOXELS].fill(Cell::default());
-            self.origin[page] = origin;
-        }
-    }
-
-    /// Records a sweep through `slot` at cost `g` by move `m`: the natural
-    /// moves of `m` whose subtrees are still to sweep from there (none if the voxel is known at
-    /// a lower cost, or at `g` with those subtrees already covered: the branch ends).
-    #[inline]
-    fn visit(&mut self, slot: usize, g: u64, m: usize) -> u32 {
-        let c = &mut self.cells[slot];
-        if g < c.g {
-            *c = Cell::reached(g, 0, NATURAL[m], m as u32);
+    fn visit(&mut self, g: u64, m: usize) -> u32 {
+        if g < self.g {
+            *self = Cell::reached(g, 0, NATURAL[m], m as u32);
             NATURAL[m]
-        } else if g == c.g {
-            let mut covered = c.swept;
-            let mut p = c.pending;
+        } else if g == self.g {
+            let mut covered = self.swept;
+            let mut p = self.pending;
             while p != 0 {
                 covered |= NATURAL[p.trailing_zeros() as usize];
                 p &= p - 1;
             }
             let todo = NATURAL[m] & !covered;
-            c.swept |= todo;
+            self.swept |= todo;
             todo
         } else {
             0
         }
-    }
-
-    /// The slot of `v`, if its page belongs to the current search.
-    #[inline]
-    fn find(&self, v: IVec3) -> Option<usize> {
-        self.pages.find(v).map(|page| page * PAGE_VOXELS + PageTable::<PAGE_SHIFT>::local(v))
-    }
-
-    #[inline]
-    fn voxel(&self, slot: usize) -> IVec3 {
-        let l = (slot % PAGE_VOXELS) as i32;
-        self.origin[slot / PAGE_VOXELS]
-            + IVec3::new(l & PAGE_MASK, (l >> PAGE_SHIFT) & PAGE_MASK, l >> (2 * PAGE_SHIFT))
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.pages.heap_bytes() + self.origin.capacity() * 12 + self.cells.capacity() * std::mem::size_of::<Cell>()
     }
 }
 
@@ -382,7 +221,6 @@ struct Sweeper<'a> {
     goal: IVec3,
     strict: bool,
     config: SearchConfig,
-    weight: u64,
     /// A sweep stops at (and puts in the open list) the first voxel whose `f` exceeds this:
     /// the search resumes from there only if the open list ever gets that far.
     bound: u64,
@@ -400,8 +238,7 @@ impl Sweeper<'_> {
 
     #[inline]
     fn beyond(&self, g: u64, y: IVec3) -> bool {
-        let h = self.config.heuristic.estimate(self.goal - y, &self.config.costs);
-        g + if self.weight == 100 { h } else { h * self.weight / 100 } > self.bound
+        g + self.config.heuristic.estimate(self.goal - y, &self.config.costs) > self.bound
     }
 }
 
@@ -417,30 +254,17 @@ struct Step {
     subs: u32,
 }
 
-/// How the engine generates successors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum Mode {
-    /// Every legal move, one step, media weights applied.
-    #[default]
-    Plain,
-    /// Canonical successors, jumping.
-    Jump,
-}
-
 #[derive(Debug, Clone, Copy, Default)]
 struct Query {
     start: IVec3,
     goal: IVec3,
     config: SearchConfig,
     pass: Option<Pass>,
-    mode: Mode,
-    weight: u64,
-    weighted_media: bool,
     move_cost: [u64; MOVES],
     done: bool,
 }
 
-/// Reusable state of the jump point search (and of the plain A* it falls back on).
+/// Reusable state of the jump point search.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct JumpSearch {
     nodes: Nodes,
@@ -466,53 +290,28 @@ pub(crate) struct JumpSearch {
 }
 
 impl JumpSearch {
-    /// Starts a search; the endpoints and costs were validated by the caller.
-    /// `jump`: use jump point search (else every legal move, with media weights).
-    /// `weight`: heuristic weight in percent (100: exact).
-    pub(crate) fn begin(
-        &mut self,
-        world: &VoxelWorld,
-        start: IVec3,
-        goal: IVec3,
-        config: &SearchConfig,
-        jump: bool,
-        weight: u32,
-    ) {
+    /// Starts a search; the endpoints and costs were validated by the caller, and moves cost
+    /// the same whatever medium they enter (no [`priced_media`](SearchConfig::priced_media)).
+    pub(crate) fn begin(&mut self, world: &VoxelWorld, start: IVec3, goal: IVec3, config: &SearchConfig) {
         let pass = config.pass();
-        let weighted_media = config.priced_media(world);
-        let mode = if jump && !weighted_media { Mode::Jump } else { Mode::Plain };
-        if mode == Mode::Jump
-            && self.canon.as_ref().is_none_or(|c| c.rule != config.diagonal || c.costs != config.costs)
-        {
+        if self.canon.as_ref().is_none_or(|c| c.rule != config.diagonal || c.costs != config.costs) {
             self.canon = Some(Canon::shared(config.diagonal, config.costs));
         }
         let mut move_cost = [0; MOVES];
         for (m, c) in move_cost.iter_mut().enumerate() {
             *c = config.costs.cost(axes(m));
         }
-        self.q = Query {
-            start,
-            goal,
-            config: *config,
-            pass: Some(pass),
-            mode,
-            weight: u64::from(weight.max(100)),
-            weighted_media,
-            move_cost,
-            done: false,
-        };
+        self.q = Query { start, goal, config: *config, pass: Some(pass), move_cost, done: false };
         self.stats = SearchStats::default();
         self.work = 0;
         self.sweep_budget = SWEEP_BUDGET;
         self.world = (world.dims(), world.revision());
-        // Exact searches with a consistent heuristic pop `f` in non-decreasing order.
-        self.open.clear(weight <= 100 && config.heuristic != crate::Heuristic::Manhattan);
-        self.nodes.reset(world.dims().as_ivec3());
-        if mode == Mode::Jump {
-            self.cache.reset(world, pass);
-        }
+        // With a consistent heuristic `f` pops in non-decreasing order.
+        self.open.clear(config.heuristic != crate::Heuristic::Manhattan);
+        self.nodes.reset(world.dims());
+        self.cache.reset(world, pass);
         let slot = self.nodes.slot(start);
-        self.nodes.cells[slot] = Cell::reached(0, 1 << START, 0, NO_MOVE);
+        self.nodes.rec[slot] = Cell::reached(0, 1 << START, 0, NO_MOVE);
         self.open.push(self.f(0, start), 0, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
@@ -520,8 +319,7 @@ impl JumpSearch {
 
     #[inline]
     fn f(&self, g: u64, v: IVec3) -> u64 {
-        let h = self.q.config.heuristic.estimate(self.q.goal - v, &self.q.config.costs);
-        if self.q.weight == 100 { g + h } else { g + h * self.q.weight / 100 }
+        g + self.q.config.heuristic.estimate(self.q.goal - v, &self.q.config.costs)
     }
 
     /// Statistics of the current (or last) search.
@@ -534,21 +332,20 @@ impl JumpSearch {
         self.nodes.heap_bytes() + self.open.heap_bytes() + self.cache.heap_bytes()
     }
 
-    /// Records a path to `y` of cost `g` through `parent`, entering by move `m`.
+    /// Records a path to `y` of cost `g`, entering by move `m`: `y` waits in the open list
+    /// for the successors of `m`.
     #[inline]
     fn relax(&mut self, y: IVec3, g: u64, m: usize) {
-        let plain = self.q.mode == Mode::Plain;
-        let d = if plain { START } else { m };
         let s = self.nodes.slot(y);
-        let c = self.nodes.cells[s];
+        let c = self.nodes.rec[s];
         if g < c.g {
-            self.nodes.cells[s] = Cell::reached(g, 1 << d, 0, m as u32);
+            self.nodes.rec[s] = Cell::reached(g, 1 << m, 0, m as u32);
             let f = self.f(g, y);
             self.open.push(f, g, s as u32);
             self.stats.generated += 1;
-        } else if g == c.g && c.pending & 1 << d == 0 && !(plain && c.swept & EXPANDED != 0) {
+        } else if g == c.g && c.pending & 1 << m == 0 {
             // Same cost from a new direction: its successors must be tried too.
-            self.nodes.cells[s].pending |= 1 << d;
+            self.nodes.rec[s].pending |= 1 << m;
             if c.pending == 0 {
                 let f = self.f(g, y);
                 self.open.push(f, g, s as u32);
@@ -589,9 +386,9 @@ impl JumpSearch {
             self.q.done = true;
             return Err(PathError::WorldChanged);
         }
-        let canon = self.canon.take();
-        let out = self.run(world, pass, canon.as_deref(), budget, work_limit);
-        self.canon = canon;
+        let canon = self.canon.take().expect("begun");
+        let out = self.run(world, pass, &canon, budget, work_limit);
+        self.canon = Some(canon);
         if !matches!(out, Ok(None)) {
             self.q.done = true;
         }
@@ -602,31 +399,29 @@ impl JumpSearch {
         &mut self,
         world: &VoxelWorld,
         pass: Pass,
-        canon: Option<&Canon>,
+        canon: &Canon,
         budget: usize,
         work_limit: u64,
     ) -> Result<Option<Path>, PathError> {
         let q = self.q;
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
-        let rule = q.config.diagonal;
         let mut cache = std::mem::take(&mut self.cache);
-        let mut sweeper = canon.filter(|_| q.mode == Mode::Jump).map(|canon| Sweeper {
+        let mut sweeper = Sweeper {
             cache: &mut cache,
             canon,
             goal: q.goal,
-            strict: rule == DiagonalRule::Strict,
+            strict: q.config.diagonal == DiagonalRule::Strict,
             config: q.config,
-            weight: q.weight,
             bound: 0,
-        });
+        };
         let mut left = budget;
         let result = loop {
             let Some((f, slot)) = self.open.peek() else {
                 break Err(PathError::Unreachable { expanded: self.stats.expanded });
             };
             let slot = slot as usize;
-            let pending = self.nodes.cells[slot].pending;
-            let g = self.nodes.cells[slot].g;
+            let pending = self.nodes.rec[slot].pending;
+            let g = self.nodes.rec[slot].g;
             let v = self.nodes.voxel(slot);
             // Stale entries: expanded since, or pushed with a larger `g` (so a larger `f`).
             if pending == 0 || self.f(g, v) != f {
@@ -644,10 +439,8 @@ impl JumpSearch {
             }
             // Memory: what this side holds, plus the most one expansion may add, within its
             // share of the limit (a race's two sides share it).
-            let scanned = sweeper.as_ref().map_or(0, |s| s.cache.heap_bytes());
-            let held = self.nodes.heap_bytes() + self.open.len() * 16 + scanned;
-            let sides = if q.config.algorithm == crate::Algorithm::Jps { 2 } else { 1 };
-            let limit = world.limits().max_search_bytes / sides;
+            let held = self.nodes.heap_bytes() + self.open.len() * 16 + sweeper.cache.heap_bytes();
+            let limit = world.limits().max_search_bytes / 2;
             if held + EXPANSION_MARGIN > limit {
                 break Err(PathError::MemoryLimit { needed: held + EXPANSION_MARGIN, limit });
             }
@@ -655,66 +448,36 @@ impl JumpSearch {
             left -= 1;
             self.stats.expanded += 1;
             self.work += 1;
-            self.nodes.cells[slot].pending = 0;
+            self.nodes.rec[slot].pending = 0;
             let mask = world.blocked_mask(v, pass);
-            match sweeper.as_mut() {
-                None => {
-                    if self.nodes.cells[slot].swept & EXPANDED != 0 {
-                        continue;
-                    }
-                    self.nodes.cells[slot].swept |= EXPANDED;
-                    let mut legal = crate::grid::moves::legal_moves(mask, rule);
-                    while legal != 0 {
-                        let m = legal.trailing_zeros() as usize;
-                        legal &= legal - 1;
-                        let n = v + OFFSETS[m];
-                        let mut cost = q.move_cost[m];
-                        if q.weighted_media {
-                            cost = q.config.entry_cost(world, n, cost);
-                        }
-                        self.relax(n, g + cost, m);
-                    }
-                }
-                Some(sweeper) => {
-                    // Sweeps stop where `f` exceeds the current minimum: they cover the
-                    // search's current `f` level (its symmetric paths) and no further.
-                    sweeper.bound = f;
-                    let succ = |dirs: u32| {
-                        let (mut dirs, mut out) = (dirs, 0);
-                        while dirs != 0 {
-                            let d = dirs.trailing_zeros() as usize;
-                            dirs &= dirs - 1;
-                            out |= sweeper.canon.successors(d, mask);
-                        }
-                        out
-                    };
-                    let mut todo = succ(pending) & !self.nodes.cells[slot].swept & MOVE_BITS;
-                    self.nodes.cells[slot].swept |= todo;
-                    self.fmin = f;
-                    self.found = false;
-                    self.left = self.sweep_budget;
-                    self.open.begin_level(f);
-                    // Moves toward the goal first: a goal in the open ends the sweep early.
-                    let toward = (q.goal - v).signum();
-                    let mut order = [(0i32, 0u8); MOVES];
-                    let mut n = 0;
-                    while todo != 0 {
-                        let m = todo.trailing_zeros() as usize;
-                        todo &= todo - 1;
-                        order[n] = (-OFFSETS[m].dot(toward), m as u8);
-                        n += 1;
-                    }
-                    order[..n].sort_unstable();
-                    for &(_, m) in &order[..n] {
-                        if self.found {
-                            break;
-                        }
-                        self.sweep(sweeper, world, pass, v, g, m as usize);
-                    }
-                    self.open.end_level();
-                    self.work += (self.sweep_budget - self.left) as u64;
-                }
+            // Sweeps stop where `f` exceeds the current minimum: they cover the search's
+            // current `f` level (its symmetric paths) and no further.
+            sweeper.bound = f;
+            let mut todo = sweeper.canon.successors_of_any(pending, mask) & !self.nodes.rec[slot].swept & MOVE_BITS;
+            self.nodes.rec[slot].swept |= todo;
+            self.fmin = f;
+            self.found = false;
+            self.left = self.sweep_budget;
+            self.open.begin_level(f);
+            // Moves toward the goal first: a goal in the open ends the sweep early.
+            let toward = (q.goal - v).signum();
+            let mut order = [(0i32, 0u8); MOVES];
+            let mut n = 0;
+            while todo != 0 {
+                let m = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                order[n] = (-OFFSETS[m].dot(toward), m as u8);
+                n += 1;
             }
+            order[..n].sort_unstable();
+            for &(_, m) in &order[..n] {
+                if self.found {
+                    break;
+                }
+                self.sweep(&mut sweeper, world, pass, v, g, m as usize);
+            }
+            self.open.end_level();
+            self.work += (self.sweep_budget - self.left) as u64;
             self.stats.peak_open = self.stats.peak_open.max(self.open.len());
         };
         self.cache = cache;
@@ -763,7 +526,7 @@ impl JumpSearch {
                 break;
             }
             let s = self.nodes.slot(y);
-            let todo = self.nodes.visit(s, gy, m);
+            let todo = self.nodes.rec[s].visit(gy, m);
             if diagonal && todo & !bit != 0 {
                 steps.push(Step { voxel: y, slot: s as u32, g: gy, mask, subs: todo & !bit });
             }
@@ -792,14 +555,14 @@ impl JumpSearch {
                 {
                     // Out of sweep budget: `y` waits in the open list for its sub-moves.
                     let s = s as usize;
-                    if self.nodes.cells[s].g == gy && self.nodes.cells[s].swept & subs == subs {
-                        self.nodes.cells[s].swept &= !subs;
-                        if self.nodes.cells[s].pending == 0 {
+                    if self.nodes.rec[s].g == gy && self.nodes.rec[s].swept & subs == subs {
+                        self.nodes.rec[s].swept &= !subs;
+                        if self.nodes.rec[s].pending == 0 {
                             let f = self.f(gy, y);
                             self.open.push(f, gy, s as u32);
                             self.stats.generated += 1;
                         }
-                        self.nodes.cells[s].pending |= bit;
+                        self.nodes.rec[s].pending |= bit;
                     }
                 }
             }
@@ -870,7 +633,7 @@ impl JumpSearch {
                     return;
                 }
                 let s = self.nodes.slot(y);
-                if self.nodes.visit(s, gy, m) == 0 {
+                if self.nodes.rec[s].visit(gy, m) == 0 {
                     return;
                 }
             }
@@ -883,9 +646,9 @@ impl JumpSearch {
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize) -> Path {
         let nodes = &self.nodes;
-        let path = Path::retrace(world, self.q.goal, nodes.cells[goal_slot].g, self.stats, |v| {
+        let path = Path::retrace(world, self.q.goal, nodes.rec[goal_slot].g, self.stats, |v| {
             let slot = nodes.find(v).expect("the voxel a move came from was reached");
-            let m = nodes.cells[slot].in_move();
+            let m = nodes.rec[slot].in_move();
             (m != NO_MOVE).then_some(m as usize)
         });
         debug_assert_eq!(path.voxels.first(), Some(&self.q.start));
@@ -902,7 +665,7 @@ mod tests {
     #[test]
     fn sweeps_cut_short_by_the_budget_stay_optimal() {
         let mut rng = crate::grid::seeded::Rng(0x5EED_5EED);
-        let (mut jps, mut astar) = (JumpSearch::default(), JumpSearch::default());
+        let (mut jps, mut astar) = (JumpSearch::default(), crate::search::astar::AStar::default());
         let mut compared = 0;
         for world_index in 0..300 {
             let dims = glam::UVec3::new(6 + rng.below(10), 6 + rng.below(8), 6 + rng.below(10));
@@ -916,9 +679,9 @@ mod tests {
                 if world.is_blocked(start) || world.is_blocked(goal) || start == goal {
                     continue;
                 }
-                jps.begin(&world, start, goal, &config, true, 100);
+                jps.begin(&world, start, goal, &config);
                 jps.sweep_budget = 1 + world_index % 4;
-                astar.begin(&world, start, goal, &config, false, 100);
+                astar.begin(&world, start, goal, &config, 100, false);
                 let (a, b) = (jps.advance(&world, usize::MAX), astar.advance(&world, usize::MAX));
                 match (a, b) {
                     (Ok(Some(a)), Ok(Some(b))) => {

@@ -7,10 +7,10 @@ use glam::{IVec3, Vec3};
 use crate::error::PathError;
 use crate::grid::components::Components;
 use crate::grid::world::VoxelWorld;
-use crate::search::astar::Pathfinder;
 use crate::search::config::{CostModel, DiagonalRule, Fallback, SearchConfig};
 use crate::search::heuristic::Heuristic;
 use crate::search::path::Path;
+use crate::search::pathfinder::Pathfinder;
 
 impl Components {
     /// Whether these labels answer queries with `config` on `world`: current, same media, same
@@ -96,7 +96,7 @@ impl Pathfinder {
         goal: Vec3,
         config: &SearchConfig,
     ) -> Result<Path, PathError> {
-        let (start, goal) = crate::search::astar::endpoint_voxels(world, start, goal)?;
+        let (start, goal) = crate::search::pathfinder::endpoint_voxels(world, start, goal)?;
         self.find_voxel_path_with(world, components, start, goal, config)
     }
 }

@@ -1,12 +1,13 @@
 //! Path searches over a [`VoxelWorld`](crate::VoxelWorld) and their configuration.
 //!
 //! Bottom up, each file importing only those below it: a query's settings ([`costs`],
-//! [`heuristic`], [`config`]); per-search tables ([`nodes`], [`radix_heap`], [`closest`],
-//! [`canonical`], [`memory`]) and the result ([`path`]); [`jps`], the engine that [`dispatch`]
-//! runs for the queries plain A* does not (jump point search, weighted and budget modes, the
-//! closest-voxel fallback); [`astar`]'s `Pathfinder`, the one way in, which runs plain A*
-//! itself and hands the rest to `dispatch`; over it [`batch`], [`queue`], [`repair`] and
-//! [`labels`].
+//! [`heuristic`], [`config`]); per-search tables ([`nodes`], [`radix_heap`], [`open_list`],
+//! [`closest`], [`canonical`], [`memory`]) and the result ([`path`]); the two engines, both on
+//! the same node store and open list: [`astar`], the one A* (exact, weighted, the budget
+//! mode's phases, the closest-voxel fallback's searches, repairs' canonical detours), and
+//! [`jps`], jump point search; [`dispatch`], which runs a query's phases on them (the budget
+//! schedule, the race of two jump searches, the closest-voxel fallback); [`pathfinder`]'s
+//! `Pathfinder`, the one way in; over it [`batch`], [`queue`], [`repair`] and [`labels`].
 
 pub(crate) mod astar;
 pub(crate) mod batch;
@@ -20,7 +21,9 @@ pub(crate) mod jps;
 pub(crate) mod labels;
 pub(crate) mod memory;
 pub(crate) mod nodes;
+pub(crate) mod open_list;
 pub(crate) mod path;
+pub(crate) mod pathfinder;
 pub(crate) mod queue;
 pub(crate) mod radix_heap;
 pub(crate) mod repair;

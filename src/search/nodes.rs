@@ -1,13 +1,14 @@
 //! Per-search node state, paged by world chunk so memory follows the nodes a search touches.
 //!
-//! A page holds the state of one 16^3 chunk of voxels: best cost so far (`g`) and one byte of
-//! flags and parent move. Pages are handed out on first touch and recycled by the next search:
-//! a stamp per chunk says whether its page belongs to the current search, so starting a search
-//! costs nothing and no lookup hashes.
+//! A page holds the records of one cube of voxels (for A*, a 16^3 chunk of best costs so far,
+//! `g`, and one byte of flags and parent move each; jump point search keeps 16-byte records in
+//! 8^3 cubes). Pages are handed out on first touch and recycled by the next search: a stamp per
+//! cube says whether its page belongs to the current search, so starting a search costs nothing
+//! and no lookup hashes.
 
 use glam::{IVec3, UVec3};
 
-use crate::grid::layer::{CHUNK_MASK, CHUNK_SHIFT, CHUNK_VOXELS};
+use crate::grid::layer::{CHUNK_MASK, CHUNK_SHIFT};
 use crate::grid::moves::{MOVES, OFFSETS};
 
 /// `info` flag: the node is on the open list (or was improved since it last left it).
@@ -89,17 +90,73 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
     }
 }
 
-/// Node state of one search: `g` and `info` (flags and parent move) per slot.
+/// What a search keeps per voxel, in pages of equal length that a [`NodeStore`] hands out.
+pub(crate) trait Records: Default {
+    /// Makes room for `len` records (a page was added at the end), the new ones untouched.
+    fn grow(&mut self, len: usize);
+    /// Marks the records of `range` untouched (a page handed out again).
+    fn clear(&mut self, range: std::ops::Range<usize>);
+    /// Bytes of heap held.
+    fn heap_bytes(&self) -> usize;
+}
+
+/// One record per slot, `T::default()` untouched.
+impl<T: Copy + Default> Records for Vec<T> {
+    fn grow(&mut self, len: usize) {
+        self.resize(len, T::default());
+    }
+
+    fn clear(&mut self, range: std::ops::Range<usize>) {
+        self[range].fill(T::default());
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.capacity() * std::mem::size_of::<T>()
+    }
+}
+
+/// The records of A* (and of the shared-goal field): per slot the best cost so far (`g`) and
+/// one byte of flags ([`OPEN`], [`CLOSED`]) and parent move; `info == 0`: untouched (`g` is
+/// then stale).
 #[derive(Debug, Default, Clone)]
-pub(crate) struct NodeStore {
-    pages: PageTable,
-    /// Min voxel of the chunk each page holds.
-    page_origin: Vec<IVec3>,
+pub(crate) struct Scores {
     pub(crate) g: Vec<u64>,
     pub(crate) info: Vec<u8>,
 }
 
-impl NodeStore {
+impl Records for Scores {
+    fn grow(&mut self, len: usize) {
+        self.info.resize(len, 0);
+        self.g.resize(len, 0);
+    }
+
+    fn clear(&mut self, range: std::ops::Range<usize>) {
+        self.info[range].fill(0);
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.g.capacity() * 9
+    }
+}
+
+/// Node state of one search: the records `R` of the voxels it touches, in pages of cubes of
+/// `2^SHIFT` voxels a side (by default a 16^3 chunk), handed out on first touch and forgotten
+/// all at once by [`reset`](Self::reset). A* and jump point search share it, each with its own
+/// records and page size.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct NodeStore<R = Scores, const SHIFT: i32 = CHUNK_SHIFT> {
+    pages: PageTable<SHIFT>,
+    /// Min voxel of the cube each page holds.
+    page_origin: Vec<IVec3>,
+    /// The records, page after page.
+    pub(crate) rec: R,
+}
+
+impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
+    /// Voxels (records) per page.
+    pub(crate) const PAGE_VOXELS: usize = 1 << (3 * SHIFT);
+    const MASK: i32 = (1 << SHIFT) - 1;
+
     /// Forgets every node, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {
         self.pages.reset(dims);
@@ -110,26 +167,25 @@ impl NodeStore {
     pub(crate) fn slot(&mut self, v: IVec3) -> usize {
         let (page, new) = self.pages.page(v);
         if new {
-            self.new_page(page, (v >> CHUNK_SHIFT) << CHUNK_SHIFT);
+            self.new_page(page, (v >> SHIFT) << SHIFT);
         }
-        page * CHUNK_VOXELS + local(v)
+        page * Self::PAGE_VOXELS + PageTable::<SHIFT>::local(v)
     }
 
-    /// Slot of `v` if this search touched its chunk.
+    /// Slot of `v` if this search touched its page.
     #[inline]
     pub(crate) fn find(&self, v: IVec3) -> Option<usize> {
-        self.pages.find(v).map(|page| page * CHUNK_VOXELS + local(v))
+        self.pages.find(v).map(|page| page * Self::PAGE_VOXELS + PageTable::<SHIFT>::local(v))
     }
 
     #[cold]
     fn new_page(&mut self, page: usize, origin: IVec3) {
-        let start = page * CHUNK_VOXELS;
-        if self.info.len() < start + CHUNK_VOXELS {
-            self.info.resize(start + CHUNK_VOXELS, 0);
-            self.g.resize(start + CHUNK_VOXELS, 0);
+        let start = page * Self::PAGE_VOXELS;
+        if self.page_origin.len() <= page {
+            self.rec.grow(start + Self::PAGE_VOXELS);
             self.page_origin.push(origin);
         } else {
-            self.info[start..start + CHUNK_VOXELS].fill(0);
+            self.rec.clear(start..start + Self::PAGE_VOXELS);
             self.page_origin[page] = origin;
         }
     }
@@ -137,14 +193,14 @@ impl NodeStore {
     /// Voxel of a slot.
     #[inline]
     pub(crate) fn voxel(&self, slot: usize) -> IVec3 {
-        let l = (slot % CHUNK_VOXELS) as i32;
-        self.page_origin[slot / CHUNK_VOXELS]
-            + IVec3::new(l & CHUNK_MASK, (l >> CHUNK_SHIFT) & CHUNK_MASK, l >> (2 * CHUNK_SHIFT))
+        let l = (slot % Self::PAGE_VOXELS) as i32;
+        self.page_origin[slot / Self::PAGE_VOXELS]
+            + IVec3::new(l & Self::MASK, (l >> SHIFT) & Self::MASK, l >> (2 * SHIFT))
     }
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.pages.heap_bytes() + self.page_origin.capacity() * 12 + self.g.capacity() * 9
+        self.pages.heap_bytes() + self.page_origin.capacity() * 12 + self.rec.heap_bytes()
     }
 }
 

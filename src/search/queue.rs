@@ -6,10 +6,10 @@ use std::time::Instant;
 use crate::error::PathError;
 use crate::grid::components::Components;
 use crate::grid::world::VoxelWorld;
-use crate::search::astar::Pathfinder;
 use crate::search::batch::PathRequest;
 use crate::search::path::Path;
 use crate::search::path::SearchStep;
+use crate::search::pathfinder::Pathfinder;
 
 /// Identifies a request given to [`PathQueue::push`]; tickets are never reused by a queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

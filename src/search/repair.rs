@@ -6,9 +6,9 @@ use glam::IVec3;
 use crate::error::PathError;
 use crate::grid::moves::{axes, index_of, legal_moves};
 use crate::grid::world::VoxelWorld;
-use crate::search::astar::Pathfinder;
 use crate::search::config::{Algorithm, SearchConfig};
 use crate::search::path::{Path, WorldStamp, step_edited_since, voxel_length};
+use crate::search::pathfinder::Pathfinder;
 
 /// Voxels of the old path given back to the detour on each side of the broken stretch. Tuned
 /// on the tuning half of the Warframe maps (`docs/living-worlds.md`): the smallest margin
