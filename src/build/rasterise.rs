@@ -300,7 +300,7 @@ fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words:
     for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
         let kf = f64::from(k);
         let (zl, zh) = (kf - EPS, kf + 1.0 + EPS);
-        let emit = |j, xlo, xhi| put(w, words, dims.x, lim[0], (j, k), (xlo, xhi));
+        let emit = Put { w, words: &mut *words, nx: dims.x, lim: lim[0], k };
         if a.z >= zl && c.z <= zh {
             // Wholly inside the layer's slab (a flat triangle, the common case of brush
             // faces): the layer's polygon is the triangle itself.
@@ -326,7 +326,11 @@ fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words:
         if zl > a.z {
             push(short(zl));
         }
-        flat_rows(&v[..n], dims.y, lim[1], emit);
+        match n {
+            3 => flat_rows(&[v[0], v[1], v[2]], dims.y, lim[1], emit),
+            4 => flat_rows(&[v[0], v[1], v[2], v[3]], dims.y, lim[1], emit),
+            _ => flat_rows(&v, dims.y, lim[1], emit),
+        }
     }
 }
 
@@ -341,6 +345,28 @@ fn put(w: &Writer, words: &mut [u64], nx: i32, lim: (i32, i32), (j, k): (i32, i3
     }
 }
 
+/// Where [`flat_rows`] sends each row's extent: `row(j, xlo, xhi)`.
+trait Rows {
+    fn row(&mut self, j: i32, xlo: f64, xhi: f64);
+}
+
+/// [`put`] into layer `k`, as a [`Rows`]: a method that is always inlined into the scan (a
+/// closure calling `put` was not, at a cost of a call per row).
+struct Put<'a> {
+    w: &'a Writer,
+    words: &'a mut [u64],
+    nx: i32,
+    lim: (i32, i32),
+    k: i32,
+}
+
+impl Rows for Put<'_> {
+    #[inline(always)]
+    fn row(&mut self, j: i32, xlo: f64, xhi: f64) {
+        put(self.w, self.words, self.nx, self.lim, (j, self.k), (xlo, xhi));
+    }
+}
+
 /// Rasterises a flat convex polygon (a quad from [`flat_quad`]): every layer it spans holds
 /// it whole, so each layer's rows are its own.
 #[inline]
@@ -349,7 +375,7 @@ fn flat(q: &[DVec3; 4], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &m
         q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v.z), greater(hi, v.z)));
     let (k0, k1) = cells(zlo, zhi, dims.z);
     for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
-        flat_rows(q, dims.y, lim[1], |j, xlo, xhi| put(w, words, dims.x, lim[0], (j, k), (xlo, xhi)));
+        flat_rows(q, dims.y, lim[1], Put { w, words: &mut *words, nx: dims.x, lim: lim[0], k });
     }
 }
 
@@ -398,18 +424,18 @@ fn flat_quad(t: &[u32; 3], tc: [DVec3; 3], u: &[u32; 3], verts: &[DVec3], order:
     if turns.iter().all(|&x| x >= 0.0) || turns.iter().all(|&x| x <= 0.0) { Some(quad) } else { None }
 }
 
-/// [`rows`] for a polygon of 3 or 4 vertices, the same extents (the same crossings, computed
-/// the same way, and the same vertices), with no scratch: each line's crossings are found
-/// once, when the row below it is done, and the few vertices are tested per row.
+/// [`rows`] for a polygon of `N` (3 to [`ROW_VERTS`]) vertices, the same extents (the same
+/// crossings, computed the same way, and the same vertices), with no scratch: each line's
+/// crossings are found once, when the row below it is done, and the few vertices are tested
+/// per row. `N` is a constant so that the loops over vertices and edges unroll and their
+/// tables stay in registers.
 #[inline]
-fn flat_rows(v: &[DVec3], n_rows: i32, (w0, w1): (i32, i32), mut emit: impl FnMut(i32, f64, f64)) {
-    debug_assert!(v.len() <= ROW_VERTS);
-    let n = v.len().min(ROW_VERTS);
+fn flat_rows<const N: usize>(v: &[DVec3; N], n_rows: i32, (w0, w1): (i32, i32), mut emit: impl Rows) {
     // Per vertex, from one rounding of its y: the rows of its widened slab and `floor(y)`,
     // `ceil(y)` (`y - round(y)` is exact).
-    let mut ys = [(0, -1, 0, 0); ROW_VERTS];
+    let mut ys = [(0, -1, 0, 0); N];
     let (mut j0, mut j1) = (i32::MAX, i32::MIN);
-    for (p, out) in v[..n].iter().zip(&mut ys) {
+    for (p, out) in v.iter().zip(&mut ys) {
         let (y, r, rf) = round_i(p.y);
         let f = y - rf;
         let (lo, hi) = (r - 1 + i32::from(f > EPS), r - i32::from(f < -EPS));
@@ -422,37 +448,36 @@ fn flat_rows(v: &[DVec3], n_rows: i32, (w0, w1): (i32, i32), mut emit: impl FnMu
     if j0 > j1 {
         return;
     }
-    // Rows holding each vertex, and each edge's crossings: lines `first..=last` strictly
-    // inside its y extent, at `x0 + (m - y0) * slope`.
-    let mut verts = [(0, -1, 0.0); ROW_VERTS];
-    let mut edges = [(0, -1, DVec3::ZERO, 0.0); ROW_VERTS];
-    let (nv, ne) = if one_row {
+    if one_row {
         // One row, which holds every vertex and no crossing: the polygon's x extent.
         let (mut xlo, mut xhi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for p in &v[..n] {
+        for p in v {
             xlo = lesser(xlo, p.x);
             xhi = greater(xhi, p.x);
         }
-        verts[0] = (j0, j0, xlo);
-        verts[1] = (j0, j0, xhi);
-        (2, 0)
-    } else {
-        for i in 0..n {
-            let i1 = if i + 1 == n { 0 } else { i + 1 };
-            let (a, b) = (v[i], v[i1]);
-            verts[i] = (ys[i].0, ys[i].1, a.x);
-            let (ya, yb, first, last) =
-                if a.y < b.y { (a, b, ys[i].2 + 1, ys[i1].3 - 1) } else { (b, a, ys[i1].2 + 1, ys[i].3 - 1) };
-            let slope = if first <= last { (yb.x - ya.x) / (yb.y - ya.y) } else { 0.0 };
-            edges[i] = (first, last, ya, slope);
+        if xlo <= xhi {
+            emit.row(j0, xlo, xhi);
         }
-        (n, n)
-    };
+        return;
+    }
+    // Rows holding each vertex, and each edge's crossings: lines `first..=last` strictly
+    // inside its y extent, at `x0 + (m - y0) * slope`.
+    let mut verts = [(0, -1, 0.0); N];
+    let mut edges = [(0, -1, 0.0, 0.0, 0.0); N];
+    for i in 0..N {
+        let i1 = if i + 1 == N { 0 } else { i + 1 };
+        let (a, b) = (v[i], v[i1]);
+        verts[i] = (ys[i].0, ys[i].1, a.x);
+        let (ya, yb, first, last) =
+            if a.y < b.y { (a, b, ys[i].2 + 1, ys[i1].3 - 1) } else { (b, a, ys[i1].2 + 1, ys[i].3 - 1) };
+        let slope = if first <= last { (yb.x - ya.x) / (yb.y - ya.y) } else { 0.0 };
+        edges[i] = (first, last, ya.x, ya.y, slope);
+    }
     let line = |m: i32| {
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for &(first, last, ya, slope) in &edges[..ne] {
+        for &(first, last, x0, y0, slope) in &edges {
             if first <= m && m <= last {
-                let x = ya.x + (f64::from(m) - ya.y) * slope;
+                let x = x0 + (f64::from(m) - y0) * slope;
                 lo = lesser(lo, x);
                 hi = greater(hi, x);
             }
@@ -463,14 +488,14 @@ fn flat_rows(v: &[DVec3], n_rows: i32, (w0, w1): (i32, i32), mut emit: impl FnMu
     for j in j0..j1 + 1 {
         let above = line(j + 1);
         let (mut lo, mut hi) = (lesser(below.0, above.0), greater(below.1, above.1));
-        for &(r0, r1, x) in &verts[..nv] {
+        for &(r0, r1, x) in &verts {
             if r0 <= j && j <= r1 {
                 lo = lesser(lo, x);
                 hi = greater(hi, x);
             }
         }
         if lo <= hi {
-            emit(j, lo, hi);
+            emit.row(j, lo, hi);
         }
         below = above;
     }
@@ -593,8 +618,22 @@ mod tests {
             let lim = if case % 4 == 0 { (2, 5) } else { (0, 7) };
             let (mut a, mut b) = (Vec::new(), Vec::new());
             rows(&t, 8, lim, &mut extents, |j, lo, hi| a.push((j, lo, hi)));
-            flat_rows(&t, 8, lim, |j, lo, hi| b.push((j, lo, hi)));
+            match *t.as_slice() {
+                [p, q, r] => flat_rows(&[p, q, r], 8, lim, Collect(&mut b)),
+                [p, q, r, u] => flat_rows(&[p, q, r, u], 8, lim, Collect(&mut b)),
+                [p, q, r, u, w] => flat_rows(&[p, q, r, u, w], 8, lim, Collect(&mut b)),
+                _ => unreachable!(),
+            }
             assert_eq!(a, b, "{t:?}");
+        }
+    }
+
+    /// The rows [`flat_rows`] gives, collected.
+    struct Collect<'a>(&'a mut Vec<(i32, f64, f64)>);
+
+    impl Rows for Collect<'_> {
+        fn row(&mut self, j: i32, xlo: f64, xhi: f64) {
+            self.0.push((j, xlo, xhi));
         }
     }
 
