@@ -17,7 +17,7 @@
 //! region on one thread, four per thread with feature `parallel`); a triangle spanning several
 //! regions is scanned in each, clipped to it. The bits never depend on the split.
 
-use glam::{DVec3, IVec3};
+use glam::{DVec2, DVec3, IVec3};
 
 use super::bits::{Bits, Grid, set_run};
 use super::mesh::TriangleMesh;
@@ -295,7 +295,7 @@ fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words:
         if h > 0.0 { ((q.x - p.x) / h, (q.y - p.y) / h) } else { (0.0, 0.0) }
     };
     let (ac, ab, bc) = (per_z(a, c), per_z(a, b), per_z(b, c));
-    let at = |p: DVec3, (dx, dy): (f64, f64), z: f64| DVec3::new(p.x + (z - p.z) * dx, p.y + (z - p.z) * dy, z);
+    let at = |p: DVec3, (dx, dy): (f64, f64), z: f64| DVec2::new(p.x + (z - p.z) * dx, p.y + (z - p.z) * dy);
     let short = |z: f64| if z < b.z { at(a, ab, z) } else { at(b, bc, z) };
     for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
         let kf = f64::from(k);
@@ -304,24 +304,24 @@ fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words:
         if a.z >= zl && c.z <= zh {
             // Wholly inside the layer's slab (a flat triangle, the common case of brush
             // faces): the layer's polygon is the triangle itself.
-            flat_rows(&[a, b, c], dims.y, lim[1], emit);
+            flat_rows(&[a.truncate(), b.truncate(), c.truncate()], dims.y, lim[1], emit);
             continue;
         }
-        let mut v = [DVec3::ZERO; ROW_VERTS];
+        let mut v = [DVec2::ZERO; ROW_VERTS];
         let mut n = 0;
-        let mut push = |p: DVec3| {
+        let mut push = |p: DVec2| {
             v[n] = p;
             n += 1;
         };
-        push(if zl <= a.z { a } else { at(a, ac, zl) });
+        push(if zl <= a.z { a.truncate() } else { at(a, ac, zl) });
         if zh >= c.z {
-            push(c);
+            push(c.truncate());
         } else {
             push(at(a, ac, zh));
             push(short(zh));
         }
         if zl < b.z && b.z < zh {
-            push(b);
+            push(b.truncate());
         }
         if zl > a.z {
             push(short(zl));
@@ -375,7 +375,7 @@ fn flat(q: &[DVec3; 4], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &m
         q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v.z), greater(hi, v.z)));
     let (k0, k1) = cells(zlo, zhi, dims.z);
     for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
-        flat_rows(q, dims.y, lim[1], Put { w, words: &mut *words, nx: dims.x, lim: lim[0], k });
+        flat_rows(&q.map(DVec3::truncate), dims.y, lim[1], Put { w, words: &mut *words, nx: dims.x, lim: lim[0], k });
     }
 }
 
@@ -430,7 +430,7 @@ fn flat_quad(t: &[u32; 3], tc: [DVec3; 3], u: &[u32; 3], verts: &[DVec3], order:
 /// per row. `N` is a constant so that the loops over vertices and edges unroll and their
 /// tables stay in registers.
 #[inline]
-fn flat_rows<const N: usize>(v: &[DVec3; N], n_rows: i32, (w0, w1): (i32, i32), mut emit: impl Rows) {
+fn flat_rows<const N: usize>(v: &[DVec2; N], n_rows: i32, (w0, w1): (i32, i32), mut emit: impl Rows) {
     // Per vertex, from one rounding of its y: the rows of its widened slab and `floor(y)`,
     // `ceil(y)` (`y - round(y)` is exact).
     let mut ys = [(0, -1, 0, 0); N];
@@ -619,9 +619,9 @@ mod tests {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             rows(&t, 8, lim, &mut extents, |j, lo, hi| a.push((j, lo, hi)));
             match *t.as_slice() {
-                [p, q, r] => flat_rows(&[p, q, r], 8, lim, Collect(&mut b)),
-                [p, q, r, u] => flat_rows(&[p, q, r, u], 8, lim, Collect(&mut b)),
-                [p, q, r, u, w] => flat_rows(&[p, q, r, u, w], 8, lim, Collect(&mut b)),
+                [p, q, r] => flat_rows(&[p, q, r].map(DVec3::truncate), 8, lim, Collect(&mut b)),
+                [p, q, r, u] => flat_rows(&[p, q, r, u].map(DVec3::truncate), 8, lim, Collect(&mut b)),
+                [p, q, r, u, w] => flat_rows(&[p, q, r, u, w].map(DVec3::truncate), 8, lim, Collect(&mut b)),
                 _ => unreachable!(),
             }
             assert_eq!(a, b, "{t:?}");
