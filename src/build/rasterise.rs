@@ -273,7 +273,7 @@ fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
 /// Its part in each layer's slab `[k - EPS, k + 1 + EPS]` is a convex polygon of at most five
 /// corners, known without clipping: with its corners `a`, `b`, `c` sorted along the layer axis,
 /// the part runs along the long edge `ac` from its bottom to its top chord (or from `a`, to
-/// `c`), then back along the short edges `ab`, `bc`, through `b` when `b` is inside the slab.
+/// `c`), then back along the short edges `ab`, `bc`, through `b` when `b` is in the (closed) slab.
 /// The chords' ends are points of the edges at the slab's planes, each edge's steps per unit
 /// of height found once per triangle.
 #[inline]
@@ -320,7 +320,10 @@ fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words:
             push(at(a, ac, zh));
             push(short(zh));
         }
-        if zl < b.z && b.z < zh {
+        // `b` on one of the slab's planes too (with `a` or `c` on it, or above or below it):
+        // the short side's end at that plane, if pushed, is then `b` again, and without `b`
+        // the polygon would lose the part between the long edge's point there and `b`.
+        if zl <= b.z && b.z <= zh {
             push(b.truncate());
         }
         if zl > a.z {
@@ -635,6 +638,26 @@ mod tests {
         fn row(&mut self, j: i32, xlo: f64, xhi: f64) {
             self.0.push((j, xlo, xhi));
         }
+    }
+
+    /// A slanted triangle whose middle corner `b` lies exactly on a layer slab's widened plane
+    /// (with `a`, or with `c`) keeps `b` in that layer's polygon: the voxels next to `b` in the
+    /// layer are set.
+    #[test]
+    fn a_corner_on_a_slab_plane_stays_in_the_layer() {
+        use glam::Vec3;
+        // `a.z = b.z = 1 - EPS` exactly (voxel units): the bottom plane of layer 1's slab.
+        let grid = Grid { origin: DVec3::new(0.0, 0.0, -(1.0 - EPS)), size: 1.0, dims: IVec3::new(6, 6, 6) };
+        let (a, b, c) = (Vec3::new(0.2, 0.2, 0.0), Vec3::new(3.8, 0.3, 0.0), Vec3::new(0.3, 3.7, 2.0));
+        let bits = rasterise(&TriangleMesh { positions: vec![a, b, c], triangles: vec![[0, 1, 2]] }, &grid);
+        // Just above `b` (z > 1), the triangle is in voxel (3, 0, 1).
+        assert!(bits.get(IVec3::new(3, 0, 1)));
+        // `b.z = c.z = 2 + EPS` exactly: the top plane of layer 1's slab; just below `b`
+        // (z < 2), the triangle is in voxel (3, 0, 1).
+        let grid = Grid { origin: DVec3::new(0.0, 0.0, -(2.0 + EPS)), size: 1.0, dims: IVec3::new(6, 6, 6) };
+        let (a, b, c) = (Vec3::new(0.3, 3.7, -2.0), Vec3::new(3.8, 0.3, 0.0), Vec3::new(0.2, 0.2, 0.0));
+        let bits = rasterise(&TriangleMesh { positions: vec![a, b, c], triangles: vec![[0, 1, 2]] }, &grid);
+        assert!(bits.get(IVec3::new(3, 0, 1)));
     }
 
     #[test]
