@@ -7,7 +7,7 @@ use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::pass::Pass;
 use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, START};
-use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
+use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, interior};
 use crate::search::path::{Path, SearchStats, voxel_length};
 use crate::search::radix_heap::RadixHeap;
 use crate::{DiagonalRule, Heuristic, SearchConfig};
@@ -473,14 +473,11 @@ impl GoalField {
             let p = u + OFFSETS[m];
             let base = self.move_cost[m];
             let cost = if weight == 100 { base } else { base * weight / 100 };
-            let ps = if inside {
-                slot.wrapping_add_signed(SLOT_DELTA[m])
-            } else {
-                let ps = self.nodes.slot(p);
-                // A new node page may have been made: `moves` follows it.
+            let ps = self.nodes.neighbour(slot, inside, p, m);
+            // A new node page may have been made: `moves` follows it.
+            if !inside {
                 self.moves.resize(self.nodes.rec.info.len().max(self.moves.len()), 0);
-                ps
-            };
+            }
             let info = self.nodes.rec.info[ps];
             let ng = g + cost;
             if info & CLOSED != 0 {

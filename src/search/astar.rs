@@ -21,7 +21,7 @@ use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, START};
 use crate::search::config::SearchConfig;
 use crate::search::memory::CHUNK_PAGE_BYTES;
-use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, SLOT_DELTA, interior};
+use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, interior};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
 
@@ -223,7 +223,7 @@ impl AStar {
                 if q.priced {
                     cost = q.config.entry_cost(world, n, cost);
                 }
-                let ns = if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.nodes.slot(n) };
+                let ns = self.nodes.neighbour(slot, inside, n, m);
                 let info = self.nodes.rec.info[ns];
                 let ng = g + cost;
                 // Expanded: settled, unless a weighted search reaches it more cheaply.
@@ -255,14 +255,11 @@ impl AStar {
             let m = moves.trailing_zeros() as usize;
             moves &= moves - 1;
             let n = u + OFFSETS[m];
-            let ns = if inside {
-                slot.wrapping_add_signed(SLOT_DELTA[m])
-            } else {
-                let ns = self.nodes.slot(n);
-                // A new node page may have been made: `moves` follows it.
+            let ns = self.nodes.neighbour(slot, inside, n, m);
+            // A new node page may have been made: `moves` follows it.
+            if !inside {
                 self.moves.resize(self.nodes.rec.info.len().max(self.moves.len()), 0);
-                ns
-            };
+            }
             let info = self.nodes.rec.info[ns];
             let ng = g + q.move_cost[m];
             if info & CLOSED != 0 {

@@ -204,6 +204,15 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     }
 }
 
+impl<R: Records> NodeStore<R, CHUNK_SHIFT> {
+    /// Slot of `n`, the neighbour of the voxel in `slot` by move `m`: a fixed offset from
+    /// `slot` when that voxel is [`interior`] (`inside`), else looked up (and its page made).
+    #[inline(always)]
+    pub(crate) fn neighbour(&mut self, slot: usize, inside: bool, n: IVec3, m: usize) -> usize {
+        if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.slot(n) }
+    }
+}
+
 /// Whether all 26 neighbours of `v` lie in `v`'s own chunk (and so in its page).
 #[inline]
 pub(crate) fn interior(v: IVec3) -> bool {
@@ -212,7 +221,7 @@ pub(crate) fn interior(v: IVec3) -> bool {
 }
 
 /// Slot offset of each move from an [`interior`] node.
-pub(crate) const SLOT_DELTA: [isize; MOVES] = slot_deltas();
+const SLOT_DELTA: [isize; MOVES] = slot_deltas();
 
 const fn slot_deltas() -> [isize; MOVES] {
     let mut out = [0; MOVES];
