@@ -101,6 +101,69 @@ fn slivers_and_degenerate_triangles_are_exact() {
     assert_eq!(compare(&[[v(4.0, 4.0, 4.0); 3]]).1, 8); // a corner point touches 8 voxels
 }
 
+/// Slivers, triangles thinner than a thousandth of a voxel (tessellated curves leave many),
+/// are scanned as their longest edge widened by their thickness: no voxel they touch is
+/// missed, and every voxel set is within that thickness (and the slabs' widening) of them.
+#[test]
+fn slivers_are_their_longest_edge_widened_by_their_thickness() {
+    let mut r = rng(2718);
+    let (mut n, mut exact) = (0, 0);
+    for i in 0..400 {
+        let mut p = || {
+            let c = r.random_range(1.0f32..8.9);
+            if r.random_bool(0.3) { (c * 2.0).round() / 2.0 } else { c }
+        };
+        let (a, b) = (Vec3::new(p(), p(), p()), Vec3::new(p(), p(), p()));
+        // A third corner on the edge (or at an end), pushed off it by up to 1e-3 voxels.
+        let t = [0.0, 0.5, 0.25, 1.0][i % 4];
+        let thickness = [0.0, 1e-7, 1e-5, 9e-4][i / 4 % 4];
+        let dir = Vec3::new(r.random_range(-1.0..1.0), r.random_range(-1.0..1.0), r.random_range(-1.0..1.0));
+        let c = a.lerp(b, t) + dir.normalize_or_zero() * thickness;
+        let tri = [a, b, c];
+        let (got, want) = compare(&[tri]);
+        n += got;
+        exact += want;
+        // The thickness the rasteriser sees (the corners as stored, in f64), and every voxel
+        // it set against the oracle widened by it.
+        let d = tri.map(Vec3::as_dvec3);
+        let normal = (d[1] - d[0]).cross(d[2] - d[0]).length();
+        let longest = [(d[1] - d[0]), (d[2] - d[1]), (d[0] - d[2])].map(DVec3::length).into_iter().fold(0.0, f64::max);
+        if longest == 0.0 || normal >= 1e-3 * longest {
+            continue; // not a sliver: exact
+        }
+        assert_eq!(got, widened_count(&tri, normal / longest + 2e-6), "{tri:?}");
+    }
+    println!("slivers: rasterised={n} exact={exact}");
+    assert!(n >= exact && n as f64 <= exact as f64 * 1.02, "{n} {exact}");
+}
+
+/// Voxels of the 12^3 grid of [`compare`] (without the pin's) whose box widened by `r` meets
+/// the triangle, and that are set: asserts every set voxel is among them and counts them.
+fn widened_count(tri: &[Vec3; 3], r: f64) -> u64 {
+    let mut level = LevelMesh { solid: mesh(&[*tri]), water: TriangleMesh::default() };
+    level.solid.append([Vec3::splat(9.5); 3], &[[0, 1, 2]]);
+    let config = LevelConfig { voxel_size: 1.0, origin: Some(Vec3::ZERO), fill_interiors: false, ..Default::default() };
+    let world = build_level(&level, &config).unwrap().world;
+    let p = tri.map(Vec3::as_dvec3);
+    let mut count = 0;
+    for z in 0..12 {
+        for y in 0..12 {
+            for x in 0..12 {
+                let v = IVec3::new(x, y, z);
+                if v == IVec3::splat(9) || !world.is_blocked(v) {
+                    continue;
+                }
+                assert!(
+                    overlaps(p, v.as_dvec3() + 0.5, DVec3::splat(0.5 + r)),
+                    "voxel {v} is farther than {r} from {tri:?}"
+                );
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
 #[test]
 fn random_triangles_are_never_missed_and_rarely_overcounted() {
     let mut r = rng(1313);
@@ -263,13 +326,31 @@ fn bad_configs_and_meshes_are_errors() {
 
 #[test]
 fn thread_count_does_not_change_the_world() {
+    // A narrow grid (runs along y written into the x-rows) and a wide one (into y-columns).
+    for width in [60.0, 250.0] {
+        same_world_on_one_and_two_threads(width);
+    }
+}
+
+fn same_world_on_one_and_two_threads(width: f32) {
     let mut r = rng(7);
     let mut solid = TriangleMesh::default();
     for _ in 0..2000 {
-        let a = Vec3::new(r.random_range(0.0..60.0), r.random_range(0.0..60.0), r.random_range(0.0..60.0));
+        let a = Vec3::new(r.random_range(0.0..width), r.random_range(0.0..60.0), r.random_range(0.0..60.0));
         let b = a + Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), r.random_range(-3.0..3.0));
         let c = a + Vec3::new(r.random_range(-3.0..3.0), r.random_range(-3.0..3.0), r.random_range(-3.0..3.0));
         solid.append([a, b, c], &[[0, 1, 2]]);
+    }
+    // Slivers (scanned as widened segments) and brush-face pairs (quads and boxes) too.
+    for _ in 0..400 {
+        let a = Vec3::new(r.random_range(0.0..width), r.random_range(0.0..60.0), r.random_range(0.0..60.0));
+        let d = Vec3::new(r.random_range(-6.0..6.0), r.random_range(-6.0..6.0), r.random_range(-6.0..6.0));
+        let off = Vec3::new(r.random_range(-1e-4..1e-4), r.random_range(-1e-4..1e-4), 0.0);
+        solid.append([a, a + d, a + 0.37 * d + off], &[[0, 1, 2]]);
+        let (w, h) = (r.random_range(0.5f32..8.0), r.random_range(0.5f32..8.0));
+        let p =
+            [a, a + Vec3::new(w, 0.0, 0.0), a + Vec3::new(w, h, 0.0), a + Vec3::new(0.0, h, r.random_range(0.0..0.3))];
+        solid.append(p, &[[0, 1, 2], [0, 2, 3]]);
     }
     let level = LevelMesh { solid, water: TriangleMesh::default() };
     let build = |threads| {
@@ -278,14 +359,19 @@ fn thread_count_does_not_change_the_world() {
     };
     let (one, two) = (build(1), build(2));
     let d = one.dims().as_ivec3();
+    // Wide enough for y-columns (an x-row of 64 bytes or more) when asked.
+    assert_eq!(d.x >= 449, width > 200.0, "{d}");
+    let mut blocked = 0;
     for z in 0..d.z {
         for y in 0..d.y {
             for x in 0..d.x {
                 let v = IVec3::new(x, y, z);
                 assert_eq!(one.get(v), two.get(v), "{v}");
+                blocked += usize::from(one.is_blocked(v));
             }
         }
     }
+    assert!(blocked > 10_000, "{blocked}");
 }
 
 #[test]

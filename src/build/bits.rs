@@ -29,6 +29,11 @@ impl Grid {
         (self.dims.x as usize).div_ceil(64)
     }
 
+    /// Words of a grid of y-columns over this grid (64 voxels of a column per word).
+    pub(crate) fn column_words(&self) -> u64 {
+        (self.dims.y as u64).div_ceil(64) * self.dims.x as u64 * self.dims.z as u64
+    }
+
     /// Words of a whole [`Bits`] over this grid.
     pub(crate) fn words(&self) -> u64 {
         self.words_per_row() as u64 * self.dims.y as u64 * self.dims.z as u64

@@ -8,7 +8,7 @@ use glam::{DVec3, IVec3, UVec3, Vec3};
 use super::bits::{Bits, Grid};
 use super::interiors::{boundary, reachable};
 use super::mesh::LevelMesh;
-use super::rasterise::rasterise;
+use super::rasterise::{Shape, rasterise, uses_columns};
 use super::water::fill_water;
 use crate::error::BuildError;
 use crate::grid::world::VoxelWorld;
@@ -169,14 +169,16 @@ pub fn build_level(mesh: &LevelMesh, config: &LevelConfig) -> Result<LevelBuild,
         part.validate().map_err(|e| BuildError::InvalidMesh(e.to_string()))?;
     }
     let grid = level_grid(mesh, config)?;
-    // Three bit grids, the vertices and the triangles' corners in f64, and the world's chunk
-    // tables (16 bytes a chunk).
+    // Three bit grids, the rasteriser's y-columns, the water's vertices in f64, the shapes
+    // the rasteriser stores for several threads, and the world's chunk tables (16 bytes a
+    // chunk).
     let chunks = grid.dims.as_u64vec3().map(|n| n.div_ceil(16));
     let bytes = grid
         .words()
         .saturating_mul(8 * 3)
-        .saturating_add(mesh.solid.positions.len().max(mesh.water.positions.len()) as u64 * 24)
-        .saturating_add(mesh.solid.triangles.len() as u64 * 72)
+        .saturating_add(if uses_columns(grid.dims) { grid.column_words().saturating_mul(8) } else { 0 })
+        .saturating_add(mesh.water.positions.len() as u64 * 24)
+        .saturating_add(mesh.solid.triangles.len() as u64 * std::mem::size_of::<Shape>() as u64)
         .saturating_add(chunks.x.saturating_mul(chunks.y).saturating_mul(chunks.z).saturating_mul(16));
     let limit = config.limits.max_world_bytes as u64;
     if bytes > limit {

@@ -3,19 +3,26 @@
 //! The Recast way, exact: clip each triangle to the closed slab `[k, k + 1]` of each layer
 //! it spans, find the extent of that polygon in each row's slab `[j, j + 1]` (one walk over its
 //! edges), and set the run that extent covers. Layers, rows and runs are along the axes that
-//! suit each triangle (see `order_of`). Voxel boxes are closed, so a triangle lying exactly on a voxel face blocks both
-//! voxels. Clipping is done in `f64` voxel units against slabs widened by [`EPS`], which covers
-//! the rounding of the clipping itself: no voxel the triangle touches is ever missed, and only
-//! voxels within `EPS` of the triangle are added.
+//! suit each triangle (see `order_of`). Voxel boxes are closed, so a triangle lying exactly on
+//! a voxel face blocks both voxels. Clipping is done in `f64` voxel units against slabs widened
+//! by [`EPS`], which covers the rounding of the clipping itself: no voxel the triangle touches
+//! is ever missed, and only voxels within `EPS` of the triangle are added.
 //!
 //! Brush faces come as pairs of triangles: two consecutive triangles sharing an edge whose
 //! union is a convex quad lying wholly in each layer it meets are scanned as that quad (each
 //! row's extent over the quad is the union of the two triangles'), and an axis-aligned
-//! rectangle as a box (the product of its extents' voxels), with no scan at all.
+//! rectangle as a box (the product of its extents' voxels), with no scan at all. Slivers
+//! (tessellated curves leave many, thinner than [`SLIVER`]) are scanned as their longest edge
+//! widened by their thickness: voxels within that thickness of one may be added.
+//!
+//! Runs along x are set word by word in the x-rows of the result, runs along y in a grid of
+//! y-columns that is merged into the rows at the end (64 x 64 bit blocks transposed), runs
+//! along z a bit per voxel.
 //!
 //! Work is split into regions, slabs of whole z-layers of the output (disjoint slices; one
-//! region on one thread, four per thread with feature `parallel`); a triangle spanning several
-//! regions is scanned in each, clipped to it. The bits never depend on the split.
+//! region on one thread, where each triangle is scanned as soon as it is read; four per thread
+//! with feature `parallel`); a triangle spanning several regions is scanned in each, clipped to
+//! it. The bits never depend on the split.
 
 use glam::{DVec2, DVec3, IVec3};
 
@@ -24,6 +31,10 @@ use super::mesh::TriangleMesh;
 
 /// Slab widening, in voxels: far above the rounding of clipping coordinates below 2^20.
 pub(crate) const EPS: f64 = 1e-6;
+
+/// Thickness (voxels) under which a triangle is a sliver, rasterised as its longest edge
+/// widened by its thickness (see [`segment`]).
+pub(crate) const SLIVER: f64 = 1e-3;
 
 /// Vertices of a polygon [`flat_rows`] scans at most: a triangle's part in a slab has 5, a
 /// quad 4.
@@ -75,6 +86,13 @@ fn cells(a: f64, b: f64, n: i32) -> (i32, i32) {
     ((ceil_i(a - EPS) - 1).max(0), floor_i(b + EPS).min(n - 1))
 }
 
+/// The voxels `lo..=hi` (clamped to `0..n`) whose closed extent `[i, i + 1]` meets `[a, b]`
+/// widened by `r`.
+#[inline]
+fn cells_by(a: f64, b: f64, n: i32, r: f64) -> (i32, i32) {
+    ((ceil_i(a - r) - 1).max(0), floor_i(b + r).min(n - 1))
+}
+
 /// Whether `[a, b]` widened by [`EPS`] meets a single voxel `[i, i + 1]`, inside the grid or
 /// not (a shape clipped by the grid's edge to one layer still needs clipping).
 #[cfg(test)]
@@ -102,54 +120,34 @@ fn order_of(n: DVec3) -> usize {
     ORDERS.iter().position(|o| o[0] == run && o[2] == layer).unwrap_or(0)
 }
 
+/// The order for a segment of extents `e`: runs along its longest extent, layers across its
+/// shortest (so it spans few layers and rows, and long runs).
+#[inline]
+fn order_by_extent(e: DVec3) -> usize {
+    let layer = if e.x <= e.y && e.x <= e.z {
+        0
+    } else if e.y <= e.z {
+        1
+    } else {
+        2
+    };
+    let (a, b) = ((layer + 1) % 3, (layer + 2) % 3);
+    let run = if e[a] >= e[b] { a } else { b };
+    ORDERS.iter().position(|o| o[0] == run && o[2] == layer).unwrap_or(0)
+}
+
 /// Every voxel of `grid` that a triangle of `mesh` touches (triangles naming a missing vertex
 /// are skipped). Runs on the current rayon pool with feature `parallel`.
 ///
 /// Each triangle is scanned with its runs along the axis most parallel to it and its layers
 /// across it (see [`order_of`]), so a wall facing x is a few long runs, not one run per voxel,
-/// and a floor is one or two layers. Runs are written straight into the world's x-rows: a run
-/// along x word by word, a run along y or z one word per voxel (the same bit of successive rows).
+/// and a floor is one or two layers (see the module's docs for where runs go).
 pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
-    let verts: Vec<DVec3> = mesh.positions.iter().map(|&p| grid.voxel_coords(p)).collect();
-    // Each triangle's corners, in its order, stored contiguously for the scan; triangles
-    // wholly outside the grid are dropped (ranges are clamped later, so check here). Two
-    // consecutive triangles that make a flat convex quad (a brush face) are scanned as one.
-    let mut by_order: [Vec<[DVec3; 3]>; 6] = Default::default();
-    let mut quads: [Vec<[DVec3; 4]>; 6] = Default::default();
-    let mut boxes: Vec<[DVec3; 2]> = Vec::new();
-    let top = grid.dims.as_dvec3() + EPS;
-    let outside = |lo: DVec3, hi: DVec3| hi.cmplt(DVec3::splat(-EPS)).any() || lo.cmpgt(top).any();
-    let mut tris = mesh.triangles.iter().peekable();
-    while let Some(t) = tris.next() {
-        let Some([a, b, c]) = corners(&verts, t) else { continue };
-        let k = order_of((b - a).cross(c - a));
-        let o = ORDERS[k];
-        let swizzle = |v: DVec3| DVec3::new(v[o[0]], v[o[1]], v[o[2]]);
-        if let Some(quad) = tris.peek().and_then(|u| flat_quad(t, [a, b, c], u, &verts, k)) {
-            tris.next();
-            if is_rectangle(&quad) {
-                // An axis-aligned rectangle: a box, whose voxels are the product of its
-                // extents' voxels along the three axes.
-                let (lo, hi) = (quad[0].min(quad[2]), quad[0].max(quad[2]));
-                if !outside(lo, hi) {
-                    boxes.push([lo, hi]);
-                }
-            } else if !outside(
-                quad.iter().copied().reduce(DVec3::min).unwrap_or_default(),
-                quad.iter().copied().reduce(DVec3::max).unwrap_or_default(),
-            ) {
-                quads[k].push(quad.map(swizzle));
-            }
-            continue;
-        }
-        if outside(a.min(b).min(c), a.max(b).max(c)) {
-            continue;
-        }
-        by_order[k].push([a, b, c].map(swizzle));
-    }
-    drop(verts);
     let mut out = Bits::new(grid);
     let dims = grid.dims;
+    // Runs along y go to a grid of y-columns (a word per 64 voxels of a column), merged
+    // into the x-rows at the end: a run is then a word or two, not a word per voxel.
+    let mut columns = vec![0u64; if uses_columns(dims) { grid.column_words() as usize } else { 0 }];
     // Regions: slabs of whole z-layers of the output, disjoint slices. One per thread and a
     // few more for balance; one on one thread. The bits are the same whatever the split.
     #[cfg(feature = "parallel")]
@@ -157,102 +155,352 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
     #[cfg(not(feature = "parallel"))]
     let threads = 1i32;
     let regions = if threads <= 1 { 1 } else { threads * 4 };
-    let slab = (dims.z + regions - 1) / regions;
     let wpr = out.wpr;
-    let run = |(r, words): (usize, &mut [u64])| {
+    if regions == 1 {
+        // One region: each shape is scanned as soon as it is read, nothing is stored.
+        let region = Region::new(dims, wpr, 0, dims.z - 1);
+        let mut target = Target { rows: &mut out.words, columns: &mut columns, dirty: region.blocks() };
+        shapes(mesh, grid, |shape| region.scan(&shape, &mut target));
+        region.merge(&mut target);
+        return out;
+    }
+    let mut all = Vec::new();
+    shapes(mesh, grid, |shape| all.push(shape));
+    let slab = (dims.z + regions - 1) / regions;
+    let run = |(r, (rows, columns)): (usize, (&mut [u64], &mut [u64]))| {
         let z0 = r as i32 * slab;
-        let z1 = (z0 + slab).min(dims.z) - 1;
-        let base = z0 as usize * wpr * dims.y as usize;
-        for [lo, hi] in &boxes {
-            let (k0, k1) = cells(lo.z, hi.z, dims.z);
-            let (j0, j1) = cells(lo.y, hi.y, dims.y);
-            let (i0, i1) = cells(lo.x, hi.x, dims.x);
-            if i0 > i1 {
-                continue;
-            }
-            for k in k0.max(z0)..k1.min(z1) + 1 {
-                for j in j0..j1 + 1 {
-                    let at = (k as usize * dims.y as usize + j as usize) * wpr - base;
-                    set_run(&mut words[at..], i0 as usize, i1 as usize);
-                }
-            }
+        let region = Region::new(dims, wpr, z0, (z0 + slab).min(dims.z) - 1);
+        let mut target = Target { rows, columns, dirty: region.blocks() };
+        for shape in &all {
+            region.scan(shape, &mut target);
         }
-        for (k, tris) in by_order.iter().enumerate() {
-            let o = ORDERS[k];
-            let odims = IVec3::new(dims[o[0]], dims[o[1]], dims[o[2]]);
-            // This region's limits on the order's axes: all of each, but z0..=z1 on z.
-            let mut lim = [(0, odims.x - 1), (0, odims.y - 1), (0, odims.z - 1)];
-            let zi = o.iter().position(|&a| a == 2).unwrap_or(2);
-            lim[zi] = (z0, z1);
-            let zlo = f64::from(z0) - EPS;
-            let zhi = f64::from(z1 + 1) + EPS;
-            // Word strides of a step along each of the order's axes (x: per bit, see below).
-            let stride = |a: usize| match a {
-                1 => wpr,
-                2 => wpr * dims.y as usize,
-                _ => 0,
-            };
-            let w = Writer {
-                run_axis: o[0],
-                strides: [stride(o[0]), stride(o[1]), stride(o[2])],
-                base: z0 as usize * wpr * dims.y as usize,
-            };
-            for t in tris {
-                let (lo, hi) = (t[0][zi].min(t[1][zi]).min(t[2][zi]), t[0][zi].max(t[1][zi]).max(t[2][zi]));
-                if hi < zlo || lo > zhi {
-                    continue;
-                }
-                triangle(*t, odims, lim, &w, words);
-            }
-            for q in &quads[k] {
-                let (lo, hi) = q
-                    .iter()
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v[zi]), greater(hi, v[zi])));
-                if hi < zlo || lo > zhi {
-                    continue;
-                }
-                flat(q, odims, lim, &w, words);
-            }
-        }
+        region.merge(&mut target);
     };
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        if regions > 1 {
-            let slab_words = wpr * dims.y as usize * slab as usize;
-            out.words.par_chunks_mut(slab_words).enumerate().for_each(run);
+        let slab_rows = wpr * dims.y as usize * slab as usize;
+        let slab_columns = (dims.y as usize).div_ceil(64) * dims.x as usize * slab as usize;
+        if columns.is_empty() {
+            out.words.par_chunks_mut(slab_rows).enumerate().for_each(|(r, rows)| run((r, (rows, &mut []))));
         } else {
-            run((0, &mut out.words));
+            out.words.par_chunks_mut(slab_rows).zip(columns.par_chunks_mut(slab_columns)).enumerate().for_each(run);
         }
     }
     #[cfg(not(feature = "parallel"))]
-    run((0, &mut out.words));
+    run((0, (&mut out.words, &mut columns)));
     out
 }
 
-/// Where a run of an order goes in a region of the world's x-rows.
+/// Whether runs along y go to a grid of y-columns: when an x-row is a cache line or more, so
+/// that each voxel of a run along y written into the rows would be a line of its own.
+pub(crate) fn uses_columns(dims: IVec3) -> bool {
+    (dims.x as usize).div_ceil(64) * 8 >= 64
+}
+
+/// A region's part of the output: its x-rows (the result) and its y-columns (runs along y,
+/// merged into the rows at the end). Column `(x, z)` is the words
+/// `(z * dims.x + x) * wpc .. + wpc`, bit `y % 64` of word `y / 64`.
+struct Target<'a> {
+    rows: &'a mut [u64],
+    columns: &'a mut [u64],
+    /// A bit per 64 x 64 block of the columns (64 columns of a layer, 64 voxels of each)
+    /// that a run was set in: only those are merged (see [`Region::merge`]).
+    dirty: Vec<u64>,
+}
+
+/// What a triangle (or a pair) is scanned as, in voxel units: a box (world axes), or a
+/// triangle, a flat quad or a sliver's segment in the axes of its order (`ORDERS[order]`).
+pub(crate) enum Shape {
+    /// An axis-aligned box: min and max corners.
+    Box([DVec3; 2]),
+    /// A triangle: `(order, corners)`.
+    Triangle(u8, [DVec3; 3]),
+    /// A flat convex quad from [`flat_quad`]: `(order, corners)`.
+    Quad(u8, [DVec3; 4]),
+    /// A sliver's longest edge and its widening: `(order, ends, r)`.
+    Segment(u8, [DVec3; 2], f64),
+}
+
+/// Calls `f` with the shape of each triangle of `mesh` (or consecutive pair: two triangles
+/// that make a flat convex quad, a brush face, are scanned as one), in `grid`'s voxel units,
+/// in mesh order. Triangles naming a missing vertex, and shapes wholly outside the grid, are
+/// dropped (ranges are clamped later, so check here).
+fn shapes(mesh: &TriangleMesh, grid: &Grid, mut f: impl FnMut(Shape)) {
+    let verts = Verts { positions: &mesh.positions, grid };
+    let top = grid.dims.as_dvec3() + EPS;
+    let outside = |lo: DVec3, hi: DVec3| hi.cmplt(DVec3::splat(-EPS)).any() || lo.cmpgt(top).any();
+    let tris = &mesh.triangles;
+    // The next triangle's corners are read one triangle ahead: the mesh's vertex order jumps,
+    // and the reads overlap the work on the triangle before.
+    let mut next = tris.first().map(|t| corners(&verts, t));
+    let mut n = 0;
+    while let Some(this) = next {
+        let t = &tris[n];
+        n += 1;
+        next = tris.get(n).map(|t| corners(&verts, t));
+        let Some([a, b, c]) = this else { continue };
+        let normal = (b - a).cross(c - a);
+        let (ab, bc, ca) = ((b - a).length_squared(), (c - b).length_squared(), (a - c).length_squared());
+        let longest = ab.max(bc).max(ca);
+        if normal.length_squared() < SLIVER * SLIVER * longest {
+            // A sliver (thinner than `SLIVER`): its longest edge, widened by its thickness.
+            if outside(a.min(b).min(c), a.max(b).max(c)) {
+                continue;
+            }
+            let (p, q) = if longest == ab {
+                (a, b)
+            } else if longest == bc {
+                (b, c)
+            } else {
+                (c, a)
+            };
+            let k = order_by_extent((q - p).abs());
+            let r = (normal.length_squared() / longest).sqrt() + EPS;
+            f(Shape::Segment(k as u8, [p, q].map(|v| swizzle(v, k)), r));
+            continue;
+        }
+        let k = order_of(normal);
+        if let Some(quad) = tris.get(n).zip(next.flatten()).and_then(|(u, uc)| flat_quad(t, [a, b, c], u, uc, k)) {
+            n += 1;
+            next = tris.get(n).map(|t| corners(&verts, t));
+            let (lo, hi) = if is_rectangle(&quad) {
+                (quad[0].min(quad[2]), quad[0].max(quad[2]))
+            } else {
+                (
+                    quad.iter().copied().reduce(DVec3::min).unwrap_or_default(),
+                    quad.iter().copied().reduce(DVec3::max).unwrap_or_default(),
+                )
+            };
+            if outside(lo, hi) {
+                continue;
+            }
+            if is_rectangle(&quad) {
+                // An axis-aligned rectangle: a box, whose voxels are the product of its
+                // extents' voxels along the three axes.
+                f(Shape::Box([lo, hi]));
+            } else {
+                f(Shape::Quad(k as u8, quad.map(|v| swizzle(v, k))));
+            }
+            continue;
+        }
+        if outside(a.min(b).min(c), a.max(b).max(c)) {
+            continue;
+        }
+        f(Shape::Triangle(k as u8, [a, b, c].map(|v| swizzle(v, k))));
+    }
+}
+
+/// `v` in the axes of order `k`.
+#[inline(always)]
+fn swizzle(v: DVec3, k: usize) -> DVec3 {
+    let o = ORDERS[k];
+    DVec3::new(v[o[0]], v[o[1]], v[o[2]])
+}
+
+/// How one order's shapes are scanned into a region.
+struct OrderScan {
+    /// Where runs go.
+    w: Writer,
+    /// The grid's size in the order's axes.
+    dims: IVec3,
+    /// The region's limits on the order's axes: all of each, but `z0..=z1` on z.
+    lim: [(i32, i32); 3],
+    /// Which of the order's axes is z.
+    zi: usize,
+    /// The region's z extent, widened by [`EPS`].
+    zlo: f64,
+    zhi: f64,
+}
+
+/// A region of the output, z-layers `z0..=z1` (its words start at layer `z0`), and how each
+/// order scans into it.
+struct Region {
+    dims: IVec3,
+    wpr: usize,
+    z0: i32,
+    z1: i32,
+    orders: [OrderScan; 6],
+}
+
+impl Region {
+    fn new(dims: IVec3, wpr: usize, z0: i32, z1: i32) -> Self {
+        let wpc = (dims.y as usize).div_ceil(64);
+        let columns = uses_columns(dims);
+        let orders = std::array::from_fn(|k| {
+            let o = ORDERS[k];
+            // Word strides of a step along each axis: in the x-rows (x: per bit, see
+            // `Writer`), or for runs along y in the y-columns (y: per bit).
+            let stride = |a: usize| match (o[0], a) {
+                (1, 0) => wpc,
+                (1, 2) => wpc * dims.x as usize,
+                (1, _) | (_, 0) => 0,
+                (_, 1) => wpr,
+                _ => wpr * dims.y as usize,
+            };
+            let base = z0 as usize * if o[0] == 1 { wpc * dims.x as usize } else { wpr * dims.y as usize };
+            let row_stride = |a: usize| match a {
+                1 => wpr,
+                2 => wpr * dims.y as usize,
+                _ => 0,
+            };
+            let row_strides = [row_stride(o[0]), row_stride(o[1]), row_stride(o[2])];
+            let row_base = z0 as usize * wpr * dims.y as usize;
+            let odims = IVec3::new(dims[o[0]], dims[o[1]], dims[o[2]]);
+            let mut lim = [(0, odims.x - 1), (0, odims.y - 1), (0, odims.z - 1)];
+            let zi = o.iter().position(|&a| a == 2).unwrap_or(2);
+            lim[zi] = (z0, z1);
+            OrderScan {
+                w: Writer {
+                    run_axis: o[0],
+                    strides: [stride(o[0]), stride(o[1]), stride(o[2])],
+                    base,
+                    columns,
+                    row_strides,
+                    row_base,
+                    z0,
+                    wpr,
+                    wpc,
+                },
+                dims: odims,
+                lim,
+                zi,
+                zlo: f64::from(z0) - EPS,
+                zhi: f64::from(z1 + 1) + EPS,
+            }
+        });
+        Self { dims, wpr, z0, z1, orders }
+    }
+
+    /// Merges the region's y-columns into its x-rows: 64 x 64 blocks (64 columns of a layer,
+    /// 64 voxels of each) transposed, all-empty blocks skipped.
+    fn merge(&self, target: &mut Target) {
+        if target.columns.is_empty() {
+            return;
+        }
+        let (nx, ny) = (self.dims.x as usize, self.dims.y as usize);
+        let wpc = ny.div_ceil(64);
+        let mut block = [0u64; 64];
+        for (w, &bits) in target.dirty.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let id = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                // Block `((z - z0) * wpr + xw) * wpc + yw`.
+                let (yw, xw, z) = (id % wpc, id / wpc % self.wpr, id / wpc / self.wpr);
+                let xs = 64.min(nx - xw * 64);
+                for (i, b) in block.iter_mut().enumerate() {
+                    *b = if i < xs { target.columns[(z * nx + xw * 64 + i) * wpc + yw] } else { 0 };
+                }
+                transpose(&mut block);
+                for (i, b) in block.iter().enumerate().take(64.min(ny - yw * 64)) {
+                    target.rows[(z * ny + yw * 64 + i) * self.wpr + xw] |= b;
+                }
+            }
+        }
+    }
+
+    /// An all-clear bit per block of the region's y-columns (see [`Target::dirty`]).
+    fn blocks(&self) -> Vec<u64> {
+        if !uses_columns(self.dims) {
+            return Vec::new();
+        }
+        let wpc = (self.dims.y as usize).div_ceil(64);
+        vec![0; ((self.z1 - self.z0 + 1) as usize * self.wpr * wpc).div_ceil(64)]
+    }
+
+    /// Scans `shape`'s part in this region into `words` (the region's).
+    #[inline]
+    fn scan(&self, shape: &Shape, words: &mut Target) {
+        match shape {
+            Shape::Box([lo, hi]) => {
+                let dims = self.dims;
+                let (k0, k1) = cells(lo.z, hi.z, dims.z);
+                let (j0, j1) = cells(lo.y, hi.y, dims.y);
+                let (i0, i1) = cells(lo.x, hi.x, dims.x);
+                if i0 > i1 {
+                    return;
+                }
+                for k in k0.max(self.z0)..k1.min(self.z1) + 1 {
+                    for j in j0..j1 + 1 {
+                        let at = ((k - self.z0) as usize * dims.y as usize + j as usize) * self.wpr;
+                        set_run(&mut words.rows[at..], i0 as usize, i1 as usize);
+                    }
+                }
+            }
+            Shape::Triangle(k, t) => {
+                let s = &self.orders[*k as usize];
+                let (lo, hi) = (
+                    lesser(lesser(t[0][s.zi], t[1][s.zi]), t[2][s.zi]),
+                    greater(greater(t[0][s.zi], t[1][s.zi]), t[2][s.zi]),
+                );
+                if hi >= s.zlo && lo <= s.zhi {
+                    triangle(*t, s.dims, s.lim, &s.w, words);
+                }
+            }
+            Shape::Quad(k, q) => {
+                let s = &self.orders[*k as usize];
+                let (lo, hi) = q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lesser(lo, v[s.zi]), greater(hi, v[s.zi]))
+                });
+                if hi >= s.zlo && lo <= s.zhi {
+                    flat(q, s.dims, s.lim, &s.w, words);
+                }
+            }
+            Shape::Segment(k, [p, q], r) => {
+                let s = &self.orders[*k as usize];
+                let (lo, hi) = (lesser(p[s.zi], q[s.zi]), greater(p[s.zi], q[s.zi]));
+                if hi >= s.zlo - r && lo <= s.zhi + r {
+                    segment(*p, *q, *r, s.dims, s.lim, &s.w, words);
+                }
+            }
+        }
+    }
+}
+
+/// Where a run of an order goes in a region of the output.
 struct Writer {
-    /// The world axis of the order's runs.
+    /// The world axis of the order's runs (y: into the y-columns).
     run_axis: usize,
     /// Words per step along the order's run, row and layer axes (0 for x: bits in a word).
     strides: [usize; 3],
     /// Index of the region's first word in the whole grid.
     base: usize,
+    /// Whether runs along y go to the y-columns (see [`Region::new`]).
+    columns: bool,
+    /// Strides and base in the x-rows (runs along z, and along y without columns).
+    row_strides: [usize; 3],
+    row_base: usize,
+    /// The region's first layer, words per x-row and per y-column (to mark dirty blocks).
+    z0: i32,
+    wpr: usize,
+    wpc: usize,
 }
 
 impl Writer {
     /// Sets voxels `i0..=i1` of row `j` of layer `k` (the order's coordinates, in the region).
     #[inline(always)]
-    fn set(&self, words: &mut [u64], (i0, i1): (i32, i32), j: i32, k: i32) {
-        let [s0, s1, s2] = self.strides;
+    fn set(&self, words: &mut Target, (i0, i1): (i32, i32), j: i32, k: i32) {
+        let [_, s1, s2] = self.strides;
         let at = j as usize * s1 + k as usize * s2;
         if self.run_axis == 0 {
-            set_run(&mut words[at - self.base..], i0 as usize, i1 as usize);
+            set_run(&mut words.rows[at - self.base..], i0 as usize, i1 as usize);
+        } else if self.run_axis == 1 && self.columns {
+            set_run(&mut words.columns[at - self.base..], i0 as usize, i1 as usize);
+            // The world x is the row's or the layer's coordinate, z the other.
+            let (x, z) = if s1 < s2 { (j, k) } else { (k, j) };
+            let first = ((z - self.z0) as usize * self.wpr + x as usize / 64) * self.wpc;
+            for b in first + i0 as usize / 64..first + i1 as usize / 64 + 1 {
+                words.dirty[b / 64] |= 1 << (b % 64);
+            }
         } else {
+            let words = &mut *words.rows;
+            let [s0, s1, s2] = self.row_strides;
+            let at = j as usize * s1 + k as usize * s2;
             // The world x is the row's or the layer's coordinate: one bit of successive rows.
             let x = if s1 == 0 { j } else { k } as usize;
             let bit = 1u64 << (x % 64);
-            let mut i = at + i0 as usize * s0 + x / 64 - self.base;
+            let mut i = at + i0 as usize * s0 + x / 64 - self.row_base;
             for _ in i0..i1 + 1 {
                 words[i] |= bit;
                 i += s0;
@@ -261,10 +509,43 @@ impl Writer {
     }
 }
 
+/// Transposes a 64 x 64 bit matrix in place: bit `c` of word `r` goes to bit `r` of word `c`
+/// (swapping ever smaller off-diagonal blocks, as in Hacker's Delight).
+fn transpose(a: &mut [u64; 64]) {
+    let (mut j, mut m) = (32, 0x0000_0000_FFFF_FFFFu64);
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// A mesh's vertices in voxel units, converted as they are read (the mesh's own `f32`
+/// positions are half the size of a converted copy, and are read in the triangles' order,
+/// which jumps).
+struct Verts<'a> {
+    positions: &'a [glam::Vec3],
+    grid: &'a Grid,
+}
+
+impl Verts<'_> {
+    /// Vertex `i`, or `None` if there is none.
+    #[inline(always)]
+    fn get(&self, i: u32) -> Option<DVec3> {
+        self.positions.get(i as usize).map(|&p| self.grid.voxel_coords(p))
+    }
+}
+
 /// The vertices of triangle `t`, or `None` if it names a missing one.
 #[inline]
-fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
-    Some([*verts.get(t[0] as usize)?, *verts.get(t[1] as usize)?, *verts.get(t[2] as usize)?])
+fn corners(verts: &Verts, t: &[u32; 3]) -> Option<[DVec3; 3]> {
+    Some([verts.get(t[0])?, verts.get(t[1])?, verts.get(t[2])?])
 }
 
 /// Rasterises one triangle (voxel units, axes `(run, row, layer)` of a grid of `dims`) into
@@ -277,7 +558,7 @@ fn corners(verts: &[DVec3], t: &[u32; 3]) -> Option<[DVec3; 3]> {
 /// The chords' ends are points of the edges at the slab's planes, each edge's steps per unit
 /// of height found once per triangle.
 #[inline]
-fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut [u64]) {
+fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut Target) {
     let [mut a, mut b, mut c] = t;
     if b.z < a.z {
         (a, b) = (b, a);
@@ -337,10 +618,57 @@ fn triangle(t: [DVec3; 3], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words:
     }
 }
 
+/// Rasterises segment `pq` (voxel units, axes `(run, row, layer)` of a grid of `dims`)
+/// widened by `r`: every voxel within `lim` whose closed box widened by `r` meets it. A
+/// triangle of thickness `h` (its least altitude, onto its longest edge) lies within `h` of
+/// that edge, every point of it over the edge (the edge's angles are not obtuse): so its
+/// voxels are among those of the edge widened by `h`.
+#[inline]
+fn segment(p: DVec3, q: DVec3, r: f64, dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut Target) {
+    let (a, c) = if q.z < p.z { (q, p) } else { (p, q) };
+    let (k0, k1) = cells_by(a.z, c.z, dims.z, r);
+    let height = c.z - a.z;
+    // x and y per unit of z, and x per unit of y (0 where the segment has no extent there).
+    let (dx, dy) = if height > 0.0 { ((c.x - a.x) / height, (c.y - a.y) / height) } else { (0.0, 0.0) };
+    let (u, v) = if c.y < a.y { (c, a) } else { (a, c) };
+    let rise = v.y - u.y;
+    let sx = if rise > 0.0 { (v.x - u.x) / rise } else { 0.0 };
+    for k in k0.max(lim[2].0)..k1.min(lim[2].1) + 1 {
+        // The part of the segment in the layer's widened slab.
+        let (s, e) = if height > 0.0 {
+            let kf = f64::from(k);
+            let (z0, z1) = (greater(a.z, kf - r), lesser(c.z, kf + 1.0 + r));
+            (
+                DVec2::new(a.x + (z0 - a.z) * dx, a.y + (z0 - a.z) * dy),
+                DVec2::new(a.x + (z1 - a.z) * dx, a.y + (z1 - a.z) * dy),
+            )
+        } else {
+            (a.truncate(), c.truncate())
+        };
+        let (ylo, yhi) = (lesser(s.y, e.y), greater(s.y, e.y));
+        let (j0, j1) = cells_by(ylo, yhi, dims.y, r);
+        for j in j0.max(lim[1].0)..j1.min(lim[1].1) + 1 {
+            let (xlo, xhi) = if rise > 0.0 {
+                let jf = f64::from(j);
+                let (y0, y1) = (greater(ylo, jf - r), lesser(yhi, jf + 1.0 + r));
+                let (x0, x1) = (u.x + (y0 - u.y) * sx, u.x + (y1 - u.y) * sx);
+                (lesser(x0, x1), greater(x0, x1))
+            } else {
+                (lesser(s.x, e.x), greater(s.x, e.x))
+            };
+            let (i0, i1) = cells_by(xlo, xhi, dims.x, r);
+            let (i0, i1) = (i0.max(lim[0].0), i1.min(lim[0].1));
+            if i0 <= i1 {
+                w.set(words, (i0, i1), j, k);
+            }
+        }
+    }
+}
+
 /// Sets the run of voxels meeting `[xlo, xhi]` (widened by [`EPS`], clamped to `lim`) in row
 /// `j` of layer `k` (order coordinates).
 #[inline(always)]
-fn put(w: &Writer, words: &mut [u64], nx: i32, lim: (i32, i32), (j, k): (i32, i32), (xlo, xhi): (f64, f64)) {
+fn put(w: &Writer, words: &mut Target, nx: i32, lim: (i32, i32), (j, k): (i32, i32), (xlo, xhi): (f64, f64)) {
     let (i0, i1) = cells(xlo, xhi, nx);
     let (i0, i1) = (i0.max(lim.0), i1.min(lim.1));
     if i0 <= i1 {
@@ -355,15 +683,15 @@ trait Rows {
 
 /// [`put`] into layer `k`, as a [`Rows`]: a method that is always inlined into the scan (a
 /// closure calling `put` was not, at a cost of a call per row).
-struct Put<'a> {
+struct Put<'a, 'b> {
     w: &'a Writer,
-    words: &'a mut [u64],
+    words: &'a mut Target<'b>,
     nx: i32,
     lim: (i32, i32),
     k: i32,
 }
 
-impl Rows for Put<'_> {
+impl Rows for Put<'_, '_> {
     #[inline(always)]
     fn row(&mut self, j: i32, xlo: f64, xhi: f64) {
         put(self.w, self.words, self.nx, self.lim, (j, self.k), (xlo, xhi));
@@ -373,7 +701,7 @@ impl Rows for Put<'_> {
 /// Rasterises a flat convex polygon (a quad from [`flat_quad`]): every layer it spans holds
 /// it whole, so each layer's rows are its own.
 #[inline]
-fn flat(q: &[DVec3; 4], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut [u64]) {
+fn flat(q: &[DVec3; 4], dims: IVec3, lim: [(i32, i32); 3], w: &Writer, words: &mut Target) {
     let (zlo, zhi) =
         q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v.z), greater(hi, v.z)));
     let (k0, k1) = cells(zlo, zhi, dims.z);
@@ -398,14 +726,14 @@ fn is_rectangle(q: &[DVec3; 4]) -> bool {
 /// not matter) and their union is convex in the order's run and row axes: then each row's
 /// extent over the quad is the union of the two triangles' (their union is the quad), and
 /// one scan does both.
-fn flat_quad(t: &[u32; 3], tc: [DVec3; 3], u: &[u32; 3], verts: &[DVec3], order: usize) -> Option<[DVec3; 4]> {
+fn flat_quad(t: &[u32; 3], tc: [DVec3; 3], u: &[u32; 3], uc: [DVec3; 3], order: usize) -> Option<[DVec3; 4]> {
     // The corner of `t` that `u` lacks, and the one of `u` that `t` lacks.
     let i = (0..3).find(|&i| !u.contains(&t[i]))?;
-    let s = *u.iter().find(|&v| !t.contains(v))?;
+    let s = (0..3).find(|&j| !t.contains(&u[j]))?;
     if (0..3).filter(|&i| u.contains(&t[i])).count() != 2 {
         return None;
     }
-    let sc = *verts.get(s as usize)?;
+    let sc = uc[s];
     let (p, q, r) = (tc[i], tc[(i + 1) % 3], tc[(i + 2) % 3]);
     if order_of((r - sc).cross(q - sc)) != order {
         return None;
@@ -507,6 +835,28 @@ fn flat_rows<const N: usize>(v: &[DVec2; N], n_rows: i32, (w0, w1): (i32, i32), 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The block transpose against the bit-by-bit definition, on seeded matrices.
+    #[test]
+    fn transpose_moves_every_bit_across_the_diagonal() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..50 {
+            let mut m = [0u64; 64];
+            for w in &mut m {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *w = seed;
+            }
+            let mut t = m;
+            transpose(&mut t);
+            for (r, row) in m.iter().enumerate() {
+                for (c, column) in t.iter().enumerate() {
+                    assert_eq!(column >> r & 1, row >> c & 1, "{r} {c}");
+                }
+            }
+        }
+    }
 
     /// The previous scan, kept as the reference of [`flat_rows`]: calls `emit(j, xlo, xhi)` for each y-row `j` the convex polygon meets, with the x extent of
     /// its part in the closed slab `[j, j + 1]` (widened by [`EPS`]). The extent of a convex polygon
