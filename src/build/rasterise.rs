@@ -103,6 +103,10 @@ fn one_cell(a: f64, b: f64) -> bool {
 /// Axis orders `(run, row, layer)`: the identity first.
 const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
 
+/// The index in [`ORDERS`] of the order with runs along `run` and layers along `layer`:
+/// `ORDER_INDEX[run][layer]` (`run != layer`).
+const ORDER_INDEX: [[usize; 3]; 3] = [[0, 1, 0], [3, 0, 2], [5, 4, 0]];
+
 /// The order for a triangle of normal `n`: runs along the axis most parallel to it (smallest
 /// normal component), layers across it (largest), so that it spans few layers of long runs.
 #[inline]
@@ -116,8 +120,8 @@ fn order_of(n: DVec3) -> usize {
         2
     };
     let (a, b) = ((run + 1) % 3, (run + 2) % 3);
-    let layer = if n[a] >= n[b] { a } else { b };
-    ORDERS.iter().position(|o| o[0] == run && o[2] == layer).unwrap_or(0)
+    let layer = if at(n, a) >= at(n, b) { a } else { b };
+    ORDER_INDEX[run][layer]
 }
 
 /// The order for a segment of extents `e`: runs along its longest extent, layers across its
@@ -132,8 +136,8 @@ fn order_by_extent(e: DVec3) -> usize {
         2
     };
     let (a, b) = ((layer + 1) % 3, (layer + 2) % 3);
-    let run = if e[a] >= e[b] { a } else { b };
-    ORDERS.iter().position(|o| o[0] == run && o[2] == layer).unwrap_or(0)
+    let run = if at(e, a) >= at(e, b) { a } else { b };
+    ORDER_INDEX[run][layer]
 }
 
 /// Every voxel of `grid` that a triangle of `mesh` touches (triangles naming a missing vertex
@@ -291,11 +295,17 @@ fn shapes(mesh: &TriangleMesh, grid: &Grid, mut f: impl FnMut(Shape)) {
     }
 }
 
+/// Component `i` of `v` (through an array: `DVec3`'s own indexing is a branch per component).
+#[inline(always)]
+fn at(v: DVec3, i: usize) -> f64 {
+    v.to_array()[i]
+}
+
 /// `v` in the axes of order `k`.
 #[inline(always)]
 fn swizzle(v: DVec3, k: usize) -> DVec3 {
     let o = ORDERS[k];
-    DVec3::new(v[o[0]], v[o[1]], v[o[2]])
+    DVec3::new(at(v, o[0]), at(v, o[1]), at(v, o[2]))
 }
 
 /// How one order's shapes are scanned into a region.
@@ -321,6 +331,8 @@ struct Region {
     z0: i32,
     z1: i32,
     orders: [OrderScan; 6],
+    /// Whether the region holds every layer.
+    whole: bool,
 }
 
 impl Region {
@@ -369,7 +381,7 @@ impl Region {
                 zhi: f64::from(z1 + 1) + EPS,
             }
         });
-        Self { dims, wpr, z0, z1, orders }
+        Self { dims, wpr, z0, z1, orders, whole: z0 == 0 && z1 == dims.z - 1 }
     }
 
     /// Merges the region's y-columns into its x-rows: 64 x 64 blocks (64 columns of a layer,
@@ -428,29 +440,40 @@ impl Region {
                     }
                 }
             }
+            // A shape wholly outside the region's layers is skipped (in a region of all of
+            // them, none is).
             Shape::Triangle(k, t) => {
                 let s = &self.orders[*k as usize];
-                let (lo, hi) = (
-                    lesser(lesser(t[0][s.zi], t[1][s.zi]), t[2][s.zi]),
-                    greater(greater(t[0][s.zi], t[1][s.zi]), t[2][s.zi]),
-                );
-                if hi >= s.zlo && lo <= s.zhi {
+                let meets = || {
+                    let (lo, hi) = (
+                        lesser(lesser(at(t[0], s.zi), at(t[1], s.zi)), at(t[2], s.zi)),
+                        greater(greater(at(t[0], s.zi), at(t[1], s.zi)), at(t[2], s.zi)),
+                    );
+                    hi >= s.zlo && lo <= s.zhi
+                };
+                if self.whole || meets() {
                     triangle(*t, s.dims, s.lim, &s.w, words);
                 }
             }
             Shape::Quad(k, q) => {
                 let s = &self.orders[*k as usize];
-                let (lo, hi) = q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-                    (lesser(lo, v[s.zi]), greater(hi, v[s.zi]))
-                });
-                if hi >= s.zlo && lo <= s.zhi {
+                let meets = || {
+                    let (lo, hi) = q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                        (lesser(lo, at(*v, s.zi)), greater(hi, at(*v, s.zi)))
+                    });
+                    hi >= s.zlo && lo <= s.zhi
+                };
+                if self.whole || meets() {
                     flat(q, s.dims, s.lim, &s.w, words);
                 }
             }
             Shape::Segment(k, [p, q], r) => {
                 let s = &self.orders[*k as usize];
-                let (lo, hi) = (lesser(p[s.zi], q[s.zi]), greater(p[s.zi], q[s.zi]));
-                if hi >= s.zlo - r && lo <= s.zhi + r {
+                let meets = || {
+                    let (lo, hi) = (lesser(at(*p, s.zi), at(*q, s.zi)), greater(at(*p, s.zi), at(*q, s.zi)));
+                    hi >= s.zlo - r && lo <= s.zhi + r
+                };
+                if self.whole || meets() {
                     segment(*p, *q, *r, s.dims, s.lim, &s.w, words);
                 }
             }
@@ -738,19 +761,18 @@ fn flat_quad(t: &[u32; 3], tc: [DVec3; 3], u: &[u32; 3], uc: [DVec3; 3], order: 
     if order_of((r - sc).cross(q - sc)) != order {
         return None;
     }
-    let o = ORDERS[order];
     let quad = [p, q, sc, r];
+    let local = quad.map(|v| swizzle(v, order));
     // Layer axis: the whole quad within every layer slab it meets.
     let (zlo, zhi) =
-        quad.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v[o[2]]), greater(hi, v[o[2]])));
+        local.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lesser(lo, v.z), greater(hi, v.z)));
     let (k0, k1) = (ceil_i(zlo - EPS) - 1, floor_i(zhi + EPS));
     if zlo < f64::from(k1) - EPS || zhi > f64::from(k0) + 1.0 + EPS {
         return None;
     }
     // Convex in the run and row axes: every turn the same way (or straight).
-    let turn = |a: DVec3, b: DVec3, c: DVec3| {
-        (b[o[0]] - a[o[0]]) * (c[o[1]] - b[o[1]]) - (b[o[1]] - a[o[1]]) * (c[o[0]] - b[o[0]])
-    };
+    let turn = |a: DVec3, b: DVec3, c: DVec3| (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+    let [p, q, sc, r] = local;
     let turns = [turn(p, q, sc), turn(q, sc, r), turn(sc, r, p), turn(r, p, q)];
     if turns.iter().all(|&x| x >= 0.0) || turns.iter().all(|&x| x <= 0.0) { Some(quad) } else { None }
 }
@@ -835,6 +857,13 @@ fn flat_rows<const N: usize>(v: &[DVec2; N], n_rows: i32, (w0, w1): (i32, i32), 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn order_index_names_each_order() {
+        for (k, o) in ORDERS.iter().enumerate() {
+            assert_eq!(ORDER_INDEX[o[0]][o[2]], k);
+        }
+    }
 
     /// The block transpose against the bit-by-bit definition, on seeded matrices.
     #[test]
