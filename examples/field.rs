@@ -58,7 +58,7 @@ fn main() -> ExitCode {
     let mut searches = Vec::new();
     let t = Instant::now();
     for &s in &starts {
-        if let Ok(p) = finder.find_voxel_path(&world, s, goal, &jps) {
+        if let Ok(p) = finder.find(&world, None, &PathRequest::new(s, goal, jps)) {
             reachable.push(s);
             searches.push(p.cost);
         }

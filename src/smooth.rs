@@ -174,11 +174,11 @@ pub(crate) struct Knot {
 /// # Examples
 /// ```
 /// use glam::{IVec3, UVec3, Vec3};
-/// use voxnav::{smooth_path, Pathfinder, SearchConfig, SmoothConfig, Voxel, VoxelWorld};
+/// use voxnav::{smooth_path, PathRequest, Pathfinder, SearchConfig, SmoothConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(24, 8, 24)).unwrap();
 /// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(12, 7, 15), Voxel::Solid).unwrap();
 /// let path = Pathfinder::new()
-///     .find_voxel_path(&world, IVec3::new(2, 4, 2), IVec3::new(20, 4, 3), &SearchConfig::default())
+///     .find(&world, None, &PathRequest::new(IVec3::new(2, 4, 2), IVec3::new(20, 4, 3), SearchConfig::default()))
 ///     .unwrap();
 /// let smooth = smooth_path(&world, &path, &SmoothConfig::default()).unwrap();
 /// assert!(smooth.length() <= smooth.raw_length());
@@ -1013,7 +1013,11 @@ mod tests {
         let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(16, 3, 16)).unwrap();
         world.fill_voxels(IVec3::new(0, 0, 0), IVec3::new(7, 2, 7), crate::Voxel::Solid).unwrap();
         let path = crate::Pathfinder::new()
-            .find_voxel_path(&world, IVec3::new(0, 1, 14), IVec3::new(8, 1, 0), &crate::SearchConfig::default())
+            .find(
+                &world,
+                None,
+                &crate::PathRequest::new(IVec3::new(0, 1, 14), IVec3::new(8, 1, 0), crate::SearchConfig::default()),
+            )
             .unwrap();
         let s = smooth_path(&world, &path, &SmoothConfig::default()).unwrap();
         assert_eq!(s.waypoints(), &[IVec3::new(0, 1, 14), IVec3::new(8, 1, 8), IVec3::new(8, 1, 0)]);

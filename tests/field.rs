@@ -155,7 +155,7 @@ fn field_costs_match_exact_searches_on_a_warframe_map() {
     let mut finder = Pathfinder::new();
     for &s in &starts {
         let path = field.path_from(&world, s).unwrap();
-        let fresh = finder.find_voxel_path(&world, s, goal, &jps).unwrap();
+        let fresh = finder.find(&world, None, &PathRequest::new(s, goal, jps)).unwrap();
         assert_eq!(path.cost, fresh.cost, "{s} -> {goal}");
         check_steps(&world, &path, s, config.diagonal, &config.costs, config.media);
     }

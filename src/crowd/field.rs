@@ -118,7 +118,7 @@ fn estimate(config: &SearchConfig, (lo, hi): (IVec3, IVec3), v: IVec3) -> u64 {
 /// # Examples
 /// ```
 /// use glam::IVec3;
-/// use voxnav::{GoalField, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// use voxnav::{GoalField, PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(24, 8, 24)).unwrap();
 /// world.fill_voxels(IVec3::new(12, 0, 0), IVec3::new(12, 7, 20), Voxel::Solid).unwrap(); // a wall
 /// let config = SearchConfig::default();
@@ -130,7 +130,7 @@ fn estimate(config: &SearchConfig, (lo, hi): (IVec3, IVec3), v: IVec3) -> u64 {
 /// for s in starts {
 ///     let path = field.path_from(&world, s).unwrap();
 ///     assert_eq!(path.voxels.last(), Some(&goal));
-///     assert_eq!(path.cost, finder.find_voxel_path(&world, s, goal, &config).unwrap().cost);
+///     assert_eq!(path.cost, finder.find(&world, None, &PathRequest::new(s, goal, config)).unwrap().cost);
 /// }
 /// ```
 #[derive(Debug, Clone)]
