@@ -65,8 +65,8 @@ fn main() -> ExitCode {
     }
     let searches_us = t.elapsed().as_secs_f64() * 1e6;
     let t = Instant::now();
-    let mut field = match GoalField::new(&world, goal, &config) {
-        Ok(f) => f.with_max_bytes(max_mb << 20),
+    let mut field = match GoalField::with_max_bytes(&world, goal, &config, max_mb << 20) {
+        Ok(f) => f,
         Err(e) => return fail(&e.to_string()),
     };
     if let Err(e) = field.grow_to(&world, &reachable) {

@@ -126,18 +126,19 @@ fn endpoint_errors_name_the_problem() {
 #[test]
 fn world_points_map_to_voxels_and_lengths_are_in_world_units() {
     let world = VoxelWorld::new(Vec3::new(-10.0, 0.0, 5.0), 2.0, UVec3::new(10, 10, 10)).unwrap();
-    let p = Pathfinder::new()
-        .find(
-            &world,
-            None,
-            &PathRequest::new(Vec3::new(-9.0, 1.0, 6.0), Vec3::new(-3.0, 1.0, 6.0), SearchConfig::default()),
-        )
-        .unwrap();
+    let mut finder = Pathfinder::new();
+    let request = PathRequest::new(Vec3::new(-9.0, 1.0, 6.0), Vec3::new(-3.0, 1.0, 6.0), SearchConfig::default());
+    let p = finder.find(&world, None, &request).unwrap();
     assert_eq!(p.voxels.first(), Some(&IVec3::ZERO));
     assert_eq!(p.voxels.last(), Some(&IVec3::new(3, 0, 0)));
     assert_eq!(p.points[0], Vec3::new(-9.0, 1.0, 6.0));
     assert!((p.length - 6.0).abs() < 1e-9);
     assert_eq!(p.cost, 30);
+    // The same query by voxel indices, and mixed, finds the same path.
+    let by_voxel = PathRequest::new(IVec3::ZERO, IVec3::new(3, 0, 0), SearchConfig::default());
+    assert_eq!(finder.find(&world, None, &by_voxel), Ok(p.clone()));
+    let mixed = PathRequest::new(IVec3::ZERO, Vec3::new(-3.0, 1.0, 6.0), SearchConfig::default());
+    assert_eq!(finder.find(&world, None, &mixed), Ok(p));
 }
 
 #[test]

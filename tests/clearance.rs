@@ -198,7 +198,7 @@ fn a_one_metre_drone_flies_between_the_sample_points_of_every_level() {
         common::missing_data("the shared levels are missing");
         return;
     };
-    let drone = Agent::new(1.0, 1.0, 1.0).unwrap().with_media(Media::ANY);
+    let drone = Agent::with_media(1.0, 1.0, 1.0, Media::ANY).unwrap();
     for level in &LEVELS {
         let mesh = LevelMesh::load(dir.join(format!("{}.glb", level.name)), "water").unwrap();
         let config = LevelConfig { voxel_size: level.voxel, seeds: vec![level.seed], ..Default::default() };
