@@ -48,7 +48,7 @@ fn bench_synthetic(c: &mut Criterion) {
     c.bench_function("synthetic64/astar_octile_8_queries", |b| {
         b.iter(|| {
             for &(s, g, cost) in &queries {
-                let p = finder.find_voxel_path(black_box(&world), s, g, &config).unwrap();
+                let p = finder.find(black_box(&world), None, &PathRequest::new(s, g, config)).unwrap();
                 assert_eq!(p.cost, cost);
             }
         })
@@ -68,7 +68,7 @@ fn bench_warframe(c: &mut Criterion) {
         group.bench_function("voxnav_astar", |b| {
             b.iter(|| {
                 for p in &problems {
-                    let path = finder.find_voxel_path(&world, p.start, p.goal, &config).unwrap();
+                    let path = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config)).unwrap();
                     assert!((path.length - p.optimal_length).abs() <= 1e-6);
                 }
             })

@@ -31,13 +31,16 @@ fn bench(c: &mut Criterion) {
         // The agents that can reach the goal, and their reference costs.
         let (starts, reference): (Vec<IVec3>, Vec<u64>) = squad::squad(&world, scen.problems[0].start, 1000)
             .into_iter()
-            .filter_map(|s| Some((s, finder.find_voxel_path(&world, s, goal, &jps).ok()?.cost)))
+            .filter_map(|s| Some((s, finder.find(&world, None, &PathRequest::new(s, goal, jps)).ok()?.cost)))
             .unzip();
         assert!(starts.len() >= 900, "{map}: {} agents", starts.len());
         group.bench_function(format!("{map}/jps_per_agent"), |b| {
             b.iter(|| {
                 for (&s, &cost) in starts.iter().zip(&reference) {
-                    assert_eq!(finder.find_voxel_path(&world, black_box(s), goal, &jps).unwrap().cost, cost);
+                    assert_eq!(
+                        finder.find(&world, None, &PathRequest::new(black_box(s), goal, jps)).unwrap().cost,
+                        cost
+                    );
                 }
             })
         });

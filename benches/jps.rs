@@ -39,7 +39,8 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("synthetic_48x32x48/{name}"), |b| {
             b.iter(|| {
                 for &(s, g, best) in &queries {
-                    let path = finder.find_voxel_path(&world, black_box(s), black_box(g), &config).unwrap();
+                    let path =
+                        finder.find(&world, None, &PathRequest::new(black_box(s), black_box(g), config)).unwrap();
                     assert!(path.cost as f64 <= best as f64 * algorithm.suboptimality_bound() + 1e-9);
                     assert!(algorithm != Algorithm::Jps || path.cost == best);
                 }
@@ -74,7 +75,7 @@ fn bench(c: &mut Criterion) {
             c.bench_function(&format!("warframe_{map}/{name}"), |b| {
                 b.iter(|| {
                     for p in &problems {
-                        let path = finder.find_voxel_path(&world, p.start, p.goal, &config).unwrap();
+                        let path = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config)).unwrap();
                         let bound = p.optimal_length * algorithm.suboptimality_bound();
                         assert!(path.length <= bound + 1e-6 && path.length >= p.optimal_length - 1e-6);
                     }

@@ -12,7 +12,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{IVec3, UVec3, Vec3};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use voxnav::{FlightProfile, Path, Pathfinder, Scenario, SearchConfig, SmoothConfig, Trajectory, Voxel, VoxelWorld};
+use voxnav::{
+    FlightProfile, Path, PathRequest, Pathfinder, Scenario, SearchConfig, SmoothConfig, Trajectory, Voxel, VoxelWorld,
+};
 
 /// A 64^3 world with 600 random pillars, and 20 paths across it (fixed seed).
 fn random_paths() -> (VoxelWorld, Vec<Path>) {
@@ -33,7 +35,7 @@ fn random_paths() -> (VoxelWorld, Vec<Path>) {
     while paths.len() < 20 {
         let s = IVec3::new(rng.random_range(0..8), rng.random_range(0..64), rng.random_range(0..64));
         let g = IVec3::new(rng.random_range(56..64), rng.random_range(0..64), rng.random_range(0..64));
-        if let Ok(p) = finder.find_voxel_path(&world, s, g, &SearchConfig::default()) {
+        if let Ok(p) = finder.find(&world, None, &PathRequest::new(s, g, SearchConfig::default())) {
             paths.push(p);
         }
     }
@@ -52,7 +54,7 @@ fn warframe_paths() -> Option<(VoxelWorld, Vec<Path>)> {
         .problems
         .iter()
         .step_by(500)
-        .filter_map(|p| finder.find_voxel_path(&world, p.start, p.goal, &SearchConfig::default()).ok())
+        .filter_map(|p| finder.find(&world, None, &PathRequest::new(p.start, p.goal, SearchConfig::default())).ok())
         .collect();
     Some((world, paths))
 }

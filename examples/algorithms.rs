@@ -120,7 +120,7 @@ fn main() -> ExitCode {
                     ..Default::default()
                 };
                 let t = Instant::now();
-                let result = finder.find_voxel_path(&world, p.start, p.goal, &config);
+                let result = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config));
                 let us = t.elapsed().as_micros();
                 run.micros.push(us);
                 match result {

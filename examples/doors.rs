@@ -145,7 +145,7 @@ fn run(agents: usize, seed: u64) -> Result<String, Box<dyn std::error::Error>> {
             IVec3::new(x, 1 + rng.below(8), 1 + rng.below(DIMS.z - 2))
         };
         let (a, b) = (side(&mut rng, i % 2 == 0), side(&mut rng, i % 2 == 1));
-        let path = finder.find_voxel_path(&world, a, b, &config)?;
+        let path = finder.find(&world, None, &PathRequest::new(a, b, config))?;
         flyers.push(Flyer { path, at: 0, arrived: false });
     }
     let (mut edits, mut checks, mut broken, mut repaired, mut rerouted, mut ticks) = (0, 0, 0, 0, 0, 0);
@@ -172,7 +172,7 @@ fn run(agents: usize, seed: u64) -> Result<String, Box<dyn std::error::Error>> {
                 if world.is_blocked(here) {
                     // Walled in where it hovers: pushed out, then a fresh way on.
                     let out = nearest_free(&world, here).ok_or("an agent is buried")?;
-                    f.path = finder.find_voxel_path(&world, out, goal, &config)?;
+                    f.path = finder.find(&world, None, &PathRequest::new(out, goal, config))?;
                     f.at = 0;
                     broken += 1;
                     repaired += 1;
@@ -186,7 +186,7 @@ fn run(agents: usize, seed: u64) -> Result<String, Box<dyn std::error::Error>> {
                 } else if opened {
                     // A new way may be shorter: switch if it is.
                     let rest = finder.repair_path(&world, &f.path, f.at, &config)?;
-                    let fresh = finder.find_voxel_path(&world, here, goal, &config)?;
+                    let fresh = finder.find(&world, None, &PathRequest::new(here, goal, config))?;
                     if fresh.cost < rest.cost {
                         f.path = fresh;
                         f.at = 0;

@@ -58,15 +58,15 @@ fn main() -> ExitCode {
     let mut searches = Vec::new();
     let t = Instant::now();
     for &s in &starts {
-        if let Ok(p) = finder.find_voxel_path(&world, s, goal, &jps) {
+        if let Ok(p) = finder.find(&world, None, &PathRequest::new(s, goal, jps)) {
             reachable.push(s);
             searches.push(p.cost);
         }
     }
     let searches_us = t.elapsed().as_secs_f64() * 1e6;
     let t = Instant::now();
-    let mut field = match GoalField::new(&world, goal, &config) {
-        Ok(f) => f.with_max_bytes(max_mb << 20),
+    let mut field = match GoalField::with_max_bytes(&world, goal, &config, max_mb << 20) {
+        Ok(f) => f,
         Err(e) => return fail(&e.to_string()),
     };
     if let Err(e) = field.grow_to(&world, &reachable) {

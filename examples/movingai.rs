@@ -216,7 +216,7 @@ fn main() -> ExitCode {
         scenario.problems.iter().copied().enumerate().step_by(args.every).take(args.limit).collect();
     for &(index, p) in &picked {
         let t = Instant::now();
-        let result = finder.find_voxel_path(&world, p.start, p.goal, &config);
+        let result = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config));
         let us = t.elapsed().as_micros();
         times.push(us);
         match result {
@@ -439,7 +439,7 @@ impl Edits {
         let repaired = finder.repair_path(&edited, path, 0, config);
         let repair_us = t.elapsed().as_micros();
         let t = Instant::now();
-        let fresh = finder.find_voxel_path(&edited, start, goal, config);
+        let fresh = finder.find(&edited, None, &PathRequest::new(start, goal, *config));
         let replan_us = t.elapsed().as_micros();
         let (repaired, fresh) = match (repaired, fresh) {
             (Ok(r), Ok(f)) => (r, f),

@@ -29,7 +29,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use voxnav::glam::IVec3;
-use voxnav::{CostModel, PathError, Pathfinder, Scenario, SearchConfig, Voxel, VoxelWorld};
+use voxnav::{CostModel, PathError, PathRequest, Pathfinder, Scenario, SearchConfig, Voxel, VoxelWorld};
 
 const INF: u64 = u64::MAX / 4;
 
@@ -181,7 +181,9 @@ fn main() -> ExitCode {
     let (mut splice_us, mut splice_exp, mut lpa_us, mut lpa_exp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut excess, mut mismatch, mut left_out) = (0f64, 0usize, 0usize);
     for (index, problem) in scenario.problems.iter().enumerate().step_by(every.max(1)) {
-        let Ok(path) = finder.find_voxel_path(&world, problem.start, problem.goal, &config) else { continue };
+        let Ok(path) = finder.find(&world, None, &PathRequest::new(problem.start, problem.goal, config)) else {
+            continue;
+        };
         let n = path.voxels.len();
         if n < 3 {
             continue;
@@ -207,7 +209,7 @@ fn main() -> ExitCode {
         if edited.fill_voxels(lo, hi, Voxel::Solid).is_err() {
             continue;
         }
-        let fresh = match finder.find_voxel_path(&edited, problem.start, problem.goal, &config) {
+        let fresh = match finder.find(&edited, None, &PathRequest::new(problem.start, problem.goal, config)) {
             Ok(p) => p,
             Err(PathError::Unreachable { .. }) => continue,
             Err(e) => {

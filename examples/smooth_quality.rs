@@ -204,7 +204,7 @@ fn main() -> std::process::ExitCode {
         };
         let mut t = Totals::default();
         for p in scenario.problems.iter().step_by(every) {
-            let Ok(path) = finder.find_voxel_path(&world, p.start, p.goal, &config) else { continue };
+            let Ok(path) = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config)) else { continue };
             if path.length == 0.0 {
                 continue;
             }

@@ -23,8 +23,8 @@ use std::time::Instant;
 
 use voxnav::glam::{IVec3, UVec3, Vec3};
 use voxnav::{
-    Avoidance, AvoidanceConfig, CrowdAgent, Media, MovingObstacle, Pathfinder, SearchConfig, SmoothConfig, Voxel,
-    VoxelWorld, segment_clear, smooth_path,
+    Avoidance, AvoidanceConfig, CrowdAgent, Media, MovingObstacle, PathRequest, Pathfinder, SearchConfig, SmoothConfig,
+    Voxel, VoxelWorld, segment_clear, smooth_path,
 };
 
 #[path = "flythrough/font.rs"]
@@ -233,7 +233,7 @@ fn plan(
     media: Media,
 ) -> Result<Vec<Vec3>, Box<dyn Error>> {
     let config = SearchConfig { media, ..Default::default() };
-    let path = finder.find_path(world, start, goal, &config)?;
+    let path = finder.find(world, None, &PathRequest::new(start, goal, config))?;
     let smooth = smooth_path(world, &path, &SmoothConfig { media, ..Default::default() })?;
     let mut points = smooth.points();
     if let Some(last) = points.last_mut() {

@@ -19,7 +19,7 @@ use crate::medium::Media;
 /// use voxnav::{Agent, Media};
 /// let drone = Agent::new(1.2, 1.2, 0.5).unwrap();
 /// assert_eq!(drone.step(), 1.2);
-/// let fish = Agent::new(0.8, 0.3, 0.4).unwrap().with_media(Media::WATER);
+/// let fish = Agent::with_media(0.8, 0.3, 0.4, Media::WATER).unwrap();
 /// assert!(fish.media().water.is_some() && fish.media().air.is_none());
 /// assert!(Agent::new(f32::NAN, 1.0, 1.0).is_err());
 /// ```
@@ -33,24 +33,26 @@ pub struct Agent {
 }
 
 impl Agent {
-    /// An agent of the given size (length along its forward axis, width, height).
+    /// An agent of the given size (length along its forward axis, width, height), allowed
+    /// into the default [`Media`] (see [`with_media`](Self::with_media)).
     ///
     /// # Errors
     /// [`WorldError::InvalidAgentSize`] if a size is zero, negative, NaN or infinite.
     pub fn new(length: f32, width: f32, height: f32) -> Result<Self, WorldError> {
+        Self::with_media(length, width, height, Media::default())
+    }
+
+    /// [`new`](Self::new) for an agent allowed to move through `media` (see [`Media`]).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn with_media(length: f32, width: f32, height: f32, media: Media) -> Result<Self, WorldError> {
         for (name, value) in [("length", length), ("width", width), ("height", height)] {
             if !(value.is_finite() && value > 0.0) {
                 return Err(WorldError::InvalidAgentSize { name, value });
             }
         }
-        Ok(Self { length, width, height, media: Media::default() })
-    }
-
-    /// The same agent, allowed to move through `media` (see [`Media`]).
-    #[must_use]
-    pub fn with_media(mut self, media: Media) -> Self {
-        self.media = media;
-        self
+        Ok(Self { length, width, height, media })
     }
 
     /// Length along the agent's forward axis.
@@ -173,7 +175,7 @@ impl TryFrom<AgentSpec> for Agent {
     type Error = WorldError;
 
     fn try_from(spec: AgentSpec) -> Result<Self, WorldError> {
-        Ok(Agent::new(spec.length, spec.width, spec.height)?.with_media(spec.media))
+        Agent::with_media(spec.length, spec.width, spec.height, spec.media)
     }
 }
 

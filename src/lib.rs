@@ -54,10 +54,11 @@ pub use io::glb_view::ViewStats;
 pub use io::movingai::{Problem, Scenario};
 pub use limits::Limits;
 pub use medium::{Media, Voxel};
-pub use search::batch::{PathRequest, find_paths, find_paths_sequential};
+pub use search::batch::{find_paths, find_paths_sequential};
 pub use search::path::{Path, PathCheck, SearchStats, SearchStep};
 pub use search::pathfinder::Pathfinder;
 pub use search::queue::{PathQueue, Ticket};
+pub use search::request::{Endpoint, PathRequest};
 pub use search::{Algorithm, CostModel, DiagonalRule, Fallback, Heuristic, SearchConfig};
 // Flight: smoothing, orientation, trajectories.
 pub use orient::{FlightProfile, euler_transform};
@@ -77,7 +78,7 @@ pub use glam;
 pub mod prelude {
     pub use crate::{
         Agent, Algorithm, Components, CostModel, DiagonalRule, Fallback, Heuristic, Limits, Media, Path, PathError,
-        Pathfinder, SearchConfig, Voxel, VoxelWorld,
+        PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld,
     };
     pub use glam::{IVec3, UVec3, Vec3};
 }

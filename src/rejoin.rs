@@ -4,7 +4,8 @@
 use glam::{IVec3, Vec3};
 
 use crate::grid::world::VoxelWorld;
-use crate::smooth::{SmoothConfig, SmoothError, SmoothPath, Underway, smooth};
+use crate::smooth::underway::Underway;
+use crate::smooth::{SmoothConfig, SmoothError, SmoothPath, smooth};
 
 /// Smooths `voxels` for an agent already under way at `position` (world units) with its
 /// direction of travel `heading`, as after a repair: the curve starts exactly at `position`,

@@ -133,10 +133,12 @@ struct TKnot {
 /// # Examples
 /// ```
 /// use glam::{IVec3, UVec3, Vec3};
-/// use voxnav::{smooth_path, FlightProfile, Pathfinder, SearchConfig, SmoothConfig, Trajectory, VoxelWorld};
+/// use voxnav::{
+///     smooth_path, FlightProfile, PathRequest, Pathfinder, SearchConfig, SmoothConfig, Trajectory, VoxelWorld,
+/// };
 /// let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(16, 16, 16)).unwrap();
 /// let path = Pathfinder::new()
-///     .find_voxel_path(&world, IVec3::new(1, 1, 1), IVec3::new(12, 9, 4), &SearchConfig::default())
+///     .find(&world, None, &PathRequest::new(IVec3::new(1, 1, 1), IVec3::new(12, 9, 4), SearchConfig::default()))
 ///     .unwrap();
 /// let smooth = smooth_path(&world, &path, &SmoothConfig::default()).unwrap();
 /// let trajectory = Trajectory::new(&smooth, &FlightProfile::AIR).unwrap();

@@ -36,7 +36,7 @@ fn octile_matches_the_oracle_and_manhattan_never_beats_it() {
         let mut finder = Pathfinder::new();
         for heuristic in [Heuristic::Octile, Heuristic::Zero, Heuristic::Manhattan] {
             let config = SearchConfig { heuristic, ..config };
-            match (finder.find_voxel_path(&world, start, goal, &config), oracle) {
+            match (finder.find(&world, None, &PathRequest::new(start, goal, config)), oracle) {
                 (Ok(path), Some(best)) => {
                     assert_path_valid(&world, &path, start, goal, &config);
                     if heuristic == Heuristic::Manhattan {
@@ -67,7 +67,7 @@ fn larger_worlds_across_chunk_borders_match_the_oracle() {
             continue;
         };
         let oracle = dijkstra(&world, start, goal, config.diagonal, &config.costs, config.media);
-        let got = Pathfinder::new().find_voxel_path(&world, start, goal, &config).map(|p| p.cost).ok();
+        let got = Pathfinder::new().find(&world, None, &PathRequest::new(start, goal, config)).map(|p| p.cost).ok();
         assert_eq!(got, oracle, "round {round}");
     }
 }
@@ -81,50 +81,64 @@ fn endpoint_errors_name_the_problem() {
     let c = SearchConfig::default();
     let o = IVec3::ZERO;
     assert_eq!(
-        f.find_voxel_path(&world, IVec3::new(-1, 0, 0), o, &c),
+        f.find(&world, None, &PathRequest::new(IVec3::new(-1, 0, 0), o, c)),
         Err(PathError::StartOutOfBounds(IVec3::new(-1, 0, 0)))
     );
     assert_eq!(
-        f.find_voxel_path(&world, o, IVec3::new(0, 8, 0), &c),
+        f.find(&world, None, &PathRequest::new(o, IVec3::new(0, 8, 0), c)),
         Err(PathError::GoalOutOfBounds(IVec3::new(0, 8, 0)))
     );
-    assert_eq!(f.find_voxel_path(&world, IVec3::ONE, o, &c), Err(PathError::StartBlocked(IVec3::ONE)));
-    assert_eq!(f.find_voxel_path(&world, o, IVec3::ONE, &c), Err(PathError::GoalBlocked(IVec3::ONE)));
+    assert_eq!(f.find(&world, None, &PathRequest::new(IVec3::ONE, o, c)), Err(PathError::StartBlocked(IVec3::ONE)));
+    assert_eq!(f.find(&world, None, &PathRequest::new(o, IVec3::ONE, c)), Err(PathError::GoalBlocked(IVec3::ONE)));
     let dry = SearchConfig { media: Media::AIR, ..c };
-    assert_eq!(f.find_voxel_path(&world, o, IVec3::splat(6), &dry), Err(PathError::GoalBlocked(IVec3::splat(6))));
-    let fish = SearchConfig { media: Media::WATER, ..c };
-    assert_eq!(f.find_voxel_path(&world, o, IVec3::splat(6), &fish), Err(PathError::StartBlocked(o)));
-    assert_eq!(f.find_path(&world, Vec3::NAN, Vec3::ONE, &c), Err(PathError::NonFinite { which: "start" }));
     assert_eq!(
-        f.find_path(&world, Vec3::ONE, Vec3::new(0.0, f32::INFINITY, 0.0), &c),
+        f.find(&world, None, &PathRequest::new(o, IVec3::splat(6), dry)),
+        Err(PathError::GoalBlocked(IVec3::splat(6)))
+    );
+    let fish = SearchConfig { media: Media::WATER, ..c };
+    assert_eq!(f.find(&world, None, &PathRequest::new(o, IVec3::splat(6), fish)), Err(PathError::StartBlocked(o)));
+    assert_eq!(
+        f.find(&world, None, &PathRequest::new(Vec3::NAN, Vec3::ONE, c)),
+        Err(PathError::NonFinite { which: "start" })
+    );
+    assert_eq!(
+        f.find(&world, None, &PathRequest::new(Vec3::ONE, Vec3::new(0.0, f32::INFINITY, 0.0), c)),
         Err(PathError::NonFinite { which: "goal" })
     );
     let bad = SearchConfig { costs: CostModel { face: 0, edge: 1, corner: 1 }, ..c };
-    assert!(matches!(f.find_voxel_path(&world, o, IVec3::splat(2), &bad), Err(PathError::InvalidCosts(_))));
+    assert!(matches!(
+        f.find(&world, None, &PathRequest::new(o, IVec3::splat(2), bad)),
+        Err(PathError::InvalidCosts(_))
+    ));
     // A wall cutting the world in two: unreachable after searching one side.
     world.fill_voxels(IVec3::new(4, 0, 0), IVec3::new(4, 7, 7), Voxel::Solid).unwrap();
-    let e = f.find_voxel_path(&world, o, IVec3::new(7, 0, 0), &c).unwrap_err();
+    let e = f.find(&world, None, &PathRequest::new(o, IVec3::new(7, 0, 0), c)).unwrap_err();
     assert!(matches!(e, PathError::Unreachable { expanded } if expanded > 0), "{e:?}");
     // A budget too small for the trip.
     let tight = SearchConfig { max_expansions: Some(3), ..c };
-    let e = f.find_voxel_path(&world, o, IVec3::new(3, 7, 7), &tight).unwrap_err();
+    let e = f.find(&world, None, &PathRequest::new(o, IVec3::new(3, 7, 7), tight)).unwrap_err();
     assert_eq!(e, PathError::BudgetExhausted { expanded: 3 });
     // The pathfinder is still usable after every error.
-    let p = f.find_voxel_path(&world, o, o, &c).unwrap();
+    let p = f.find(&world, None, &PathRequest::new(o, o, c)).unwrap();
     assert_eq!((p.voxels.len(), p.cost, p.length), (1, 0, 0.0));
 }
 
 #[test]
 fn world_points_map_to_voxels_and_lengths_are_in_world_units() {
     let world = VoxelWorld::new(Vec3::new(-10.0, 0.0, 5.0), 2.0, UVec3::new(10, 10, 10)).unwrap();
-    let p = Pathfinder::new()
-        .find_path(&world, Vec3::new(-9.0, 1.0, 6.0), Vec3::new(-3.0, 1.0, 6.0), &SearchConfig::default())
-        .unwrap();
+    let mut finder = Pathfinder::new();
+    let request = PathRequest::new(Vec3::new(-9.0, 1.0, 6.0), Vec3::new(-3.0, 1.0, 6.0), SearchConfig::default());
+    let p = finder.find(&world, None, &request).unwrap();
     assert_eq!(p.voxels.first(), Some(&IVec3::ZERO));
     assert_eq!(p.voxels.last(), Some(&IVec3::new(3, 0, 0)));
     assert_eq!(p.points[0], Vec3::new(-9.0, 1.0, 6.0));
     assert!((p.length - 6.0).abs() < 1e-9);
     assert_eq!(p.cost, 30);
+    // The same query by voxel indices, and mixed, finds the same path.
+    let by_voxel = PathRequest::new(IVec3::ZERO, IVec3::new(3, 0, 0), SearchConfig::default());
+    assert_eq!(finder.find(&world, None, &by_voxel), Ok(p.clone()));
+    let mixed = PathRequest::new(IVec3::ZERO, Vec3::new(-3.0, 1.0, 6.0), SearchConfig::default());
+    assert_eq!(finder.find(&world, None, &mixed), Ok(p));
 }
 
 #[test]
@@ -139,7 +153,9 @@ fn same_query_same_path_and_threads_agree() {
     let solve = |finder: &mut Pathfinder| -> Vec<Option<Vec<IVec3>>> {
         queries
             .iter()
-            .map(|&(s, g)| finder.find_voxel_path(&world, s, g, &SearchConfig::default()).ok().map(|p| p.voxels))
+            .map(|&(s, g)| {
+                finder.find(&world, None, &PathRequest::new(s, g, SearchConfig::default())).ok().map(|p| p.voxels)
+            })
             .collect()
     };
     let reference = solve(&mut Pathfinder::new());
@@ -167,9 +183,9 @@ fn sliced_advance_gives_the_one_shot_result() {
             continue;
         };
         let c = SearchConfig::default();
-        let one_shot = Pathfinder::new().find_voxel_path(&world, s, g, &c);
+        let one_shot = Pathfinder::new().find(&world, None, &PathRequest::new(s, g, c));
         let mut f = Pathfinder::new();
-        f.begin(&world, s, g, &c).unwrap();
+        f.begin(&world, None, &PathRequest::new(s, g, c)).unwrap();
         let sliced = loop {
             match f.advance(&world, 7) {
                 SearchStep::Pending => continue,
@@ -186,12 +202,12 @@ fn advancing_on_an_edited_world_is_an_error() {
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(32)).unwrap();
     let mut f = Pathfinder::new();
     let c = SearchConfig::default();
-    f.begin(&world, IVec3::ZERO, IVec3::splat(31), &c).unwrap();
+    f.begin(&world, None, &PathRequest::new(IVec3::ZERO, IVec3::splat(31), c)).unwrap();
     assert_eq!(f.advance(&world, 2), SearchStep::Pending);
     world.set(IVec3::splat(5), Voxel::Solid).unwrap();
     assert_eq!(f.advance(&world, 2), SearchStep::Failed(PathError::WorldChanged));
     let other = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(8)).unwrap();
-    f.begin(&world, IVec3::ZERO, IVec3::splat(31), &c).unwrap();
+    f.begin(&world, None, &PathRequest::new(IVec3::ZERO, IVec3::splat(31), c)).unwrap();
     assert_eq!(f.advance(&other, 2), SearchStep::Failed(PathError::WorldChanged));
 }
 
@@ -212,7 +228,7 @@ fn random_queries_never_panic() {
         let a = Vec3::new(pick_f(&mut r), pick_f(&mut r), pick_f(&mut r));
         let b = Vec3::new(pick_f(&mut r), pick_f(&mut r), pick_f(&mut r));
         let c = SearchConfig { max_expansions: Some(r.random_range(0..500)), ..Default::default() };
-        let _ = f.find_path(&world, a, b, &c);
+        let _ = f.find(&world, None, &PathRequest::new(a, b, c));
         let iv =
             |r: &mut rand::rngs::StdRng| {
                 IVec3::from_array([0; 3].map(|_| {
@@ -220,7 +236,7 @@ fn random_queries_never_panic() {
                 }))
             };
         let (s, g) = (iv(&mut r), iv(&mut r));
-        if let Ok(p) = f.find_voxel_path(&world, s, g, &c) {
+        if let Ok(p) = f.find(&world, None, &PathRequest::new(s, g, c)) {
             assert_path_valid(&world, &p, s, g, &c);
         }
         let _ = Heuristic::Octile.estimate(s.wrapping_sub(g), &CostModel::PRECISE);

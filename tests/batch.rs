@@ -63,7 +63,7 @@ fn queue_serves_by_priority_with_one_shot_results() {
         let &(_, i) = tickets.iter().find(|(t, _)| t == ticket).unwrap();
         assert_ne!(*ticket, cancelled);
         let r = reqs[i];
-        assert_eq!(*result, finder.find_voxel_path(&world, r.start, r.goal, &r.config));
+        assert_eq!(*result, finder.find(&world, None, &r));
         let priority = (i % 3) as u32;
         assert!(priority <= last_priority, "served out of priority order");
         last_priority = priority;

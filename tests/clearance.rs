@@ -63,7 +63,7 @@ fn paths_with_clearance_are_the_paths_of_the_dilated_world() {
                 let config =
                     SearchConfig { clearance: r, diagonal: rule, media, algorithm, costs, ..Default::default() };
                 let what = format!("case {case} query {q} r={r} {rule:?} {media:?} {algorithm:?} {start} -> {goal}");
-                match (finder.find_voxel_path(&world, start, goal, &config), best) {
+                match (finder.find(&world, None, &PathRequest::new(start, goal, config)), best) {
                     (Ok(path), Some(best)) => {
                         check_steps(&oracle, &path, start, rule, &costs, media);
                         assert_eq!(path.voxels.last(), Some(&goal), "{what}");
@@ -84,7 +84,10 @@ fn paths_with_clearance_are_the_paths_of_the_dilated_world() {
             && world.contains(v + 1)
         {
             let config = SearchConfig { clearance: r, media, ..Default::default() };
-            assert_eq!(finder.find_voxel_path(&world, v, v + 1, &config).unwrap_err(), PathError::StartBlocked(v));
+            assert_eq!(
+                finder.find(&world, None, &PathRequest::new(v, v + 1, config)).unwrap_err(),
+                PathError::StartBlocked(v)
+            );
         }
     }
     assert!(found > 400 && unreachable > 10, "found {found}, unreachable {unreachable}");
@@ -116,15 +119,15 @@ fn limits_of_clearance_are_errors() {
     let config = SearchConfig { clearance: SearchConfig::MAX_CLEARANCE + 1, ..Default::default() };
     let mut finder = Pathfinder::new();
     assert!(matches!(
-        finder.find_voxel_path(&world, IVec3::splat(20), IVec3::splat(21), &config),
+        finder.find(&world, None, &PathRequest::new(IVec3::splat(20), IVec3::splat(21), config)),
         Err(PathError::InvalidConfig(_))
     ));
     // The largest radius works, as far from the edges as it needs.
     let config = SearchConfig { clearance: SearchConfig::MAX_CLEARANCE, ..Default::default() };
-    let path = finder.find_voxel_path(&world, IVec3::splat(16), IVec3::new(23, 16, 20), &config).unwrap();
+    let path = finder.find(&world, None, &PathRequest::new(IVec3::splat(16), IVec3::new(23, 16, 20), config)).unwrap();
     assert_eq!(path.voxels.len(), 8);
     assert_eq!(
-        finder.find_voxel_path(&world, IVec3::splat(14), IVec3::splat(20), &config).unwrap_err(),
+        finder.find(&world, None, &PathRequest::new(IVec3::splat(14), IVec3::splat(20), config)).unwrap_err(),
         PathError::StartBlocked(IVec3::splat(14))
     );
     let bird = Agent::new(0.3, 0.3, 0.3).unwrap();
@@ -171,7 +174,7 @@ fn smoothed_paths_keep_the_whole_agent_clear() {
             continue;
         };
         let config = SearchConfig { clearance: r, media: Media::AIR, ..Default::default() };
-        let Ok(path) = finder.find_voxel_path(&world, start, goal, &config) else { continue };
+        let Ok(path) = finder.find(&world, None, &PathRequest::new(start, goal, config)) else { continue };
         let smooth = SmoothConfig { clearance: r, media: Media::AIR, ..Default::default() };
         let smoothed = smooth_path(&world, &path, &smooth).unwrap();
         let points = smoothed.points();
@@ -195,7 +198,7 @@ fn a_one_metre_drone_flies_between_the_sample_points_of_every_level() {
         common::missing_data("the shared levels are missing");
         return;
     };
-    let drone = Agent::new(1.0, 1.0, 1.0).unwrap().with_media(Media::ANY);
+    let drone = Agent::with_media(1.0, 1.0, 1.0, Media::ANY).unwrap();
     for level in &LEVELS {
         let mesh = LevelMesh::load(dir.join(format!("{}.glb", level.name)), "water").unwrap();
         let config = LevelConfig { voxel_size: level.voxel, seeds: vec![level.seed], ..Default::default() };
@@ -208,11 +211,16 @@ fn a_one_metre_drone_flies_between_the_sample_points_of_every_level() {
         assert!(world.clearance(start) > r && world.clearance(goal) > r, "{}", level.name);
         let config = SearchConfig { clearance: r, algorithm: Algorithm::Jps, ..SearchConfig::for_agent(&drone) };
         let mut finder = Pathfinder::new();
-        let path = finder.find_voxel_path(&world, start, goal, &config).unwrap();
+        let path = finder.find(&world, None, &PathRequest::new(start, goal, config)).unwrap();
         assert!(path.voxels.iter().all(|&v| world.clearance(v) > r), "{}", level.name);
         // Exact: the same cost as A*.
         let astar = SearchConfig { algorithm: Algorithm::AStar, ..config };
-        assert_eq!(finder.find_voxel_path(&world, start, goal, &astar).unwrap().cost, path.cost, "{}", level.name);
+        assert_eq!(
+            finder.find(&world, None, &PathRequest::new(start, goal, astar)).unwrap().cost,
+            path.cost,
+            "{}",
+            level.name
+        );
         eprintln!(
             "level {} radius={r} voxels={} cost={} expanded={}",
             level.name,

@@ -8,8 +8,8 @@ use common::{distances, index, random_free_voxel, rng, walled_world};
 use glam::{IVec3, UVec3, Vec3};
 use rand::RngExt;
 use voxnav::{
-    Algorithm, Components, CostModel, DiagonalRule, Fallback, Media, PathError, Pathfinder, SearchConfig, Voxel,
-    VoxelWorld,
+    Algorithm, Components, CostModel, DiagonalRule, Fallback, Media, PathError, PathRequest, Pathfinder, SearchConfig,
+    Voxel, VoxelWorld,
 };
 
 #[test]
@@ -57,18 +57,18 @@ fn an_unreachable_goal_costs_no_expansion() {
     for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
         let config = SearchConfig { algorithm, ..Default::default() };
         assert_eq!(
-            finder.find_voxel_path_with(&world, &islands, start, goal, &config),
+            finder.find(&world, Some(&islands), &PathRequest::new(start, goal, config)),
             Err(PathError::Unreachable { expanded: 0 })
         );
         // Without the labels the search has to exhaust the outside.
-        match finder.find_voxel_path(&world, start, goal, &config) {
+        match finder.find(&world, None, &PathRequest::new(start, goal, config)) {
             Err(PathError::Unreachable { expanded }) => assert!(expanded > 1000, "{expanded}"),
             other => panic!("{other:?}"),
         }
         // Closest reachable voxel: the same answer with and without labels.
         let closest = SearchConfig { fallback: Fallback::Closest, ..config };
-        let fast = finder.find_voxel_path_with(&world, &islands, start, goal, &closest).unwrap();
-        let slow = finder.find_voxel_path(&world, start, goal, &closest).unwrap();
+        let fast = finder.find(&world, Some(&islands), &PathRequest::new(start, goal, closest)).unwrap();
+        let slow = finder.find(&world, None, &PathRequest::new(start, goal, closest)).unwrap();
         assert_eq!(fast.voxels.last(), slow.voxels.last());
         assert_eq!(fast.cost, slow.cost);
         assert_eq!(fast.voxels.last(), Some(&IVec3::new(45, 15, 39)));
@@ -86,7 +86,7 @@ fn labels_follow_edits_and_ignore_other_queries() {
     // Stale labels are never used: the search still finds the new way through.
     assert!(!islands.is_current(&world));
     let mut finder = Pathfinder::new();
-    assert!(finder.find_voxel_path_with(&world, &islands, a, b, &SearchConfig::default()).is_ok());
+    assert!(finder.find(&world, Some(&islands), &PathRequest::new(a, b, SearchConfig::default())).is_ok());
     assert!(islands.update(&world).unwrap());
     assert!(!islands.update(&world).unwrap());
     assert_eq!(islands.connected(&world, a, b), Some(true));

@@ -113,11 +113,14 @@ fn bad_input_and_limits_are_errors() {
     assert!(matches!(GoalField::new(&world, IVec3::new(5, 5, 5), &config), Err(FieldError::GoalBlocked(_))));
     let bad = SearchConfig { costs: CostModel { face: 0, edge: 1, corner: 1 }, ..config };
     assert!(matches!(GoalField::new(&world, IVec3::ZERO, &bad), Err(FieldError::InvalidCosts(_))));
+    // A world-space goal is the voxel containing it; a NaN one is an error.
+    assert_eq!(GoalField::new(&world, Vec3::new(3.5, 2.0, 1.9), &config).unwrap().goal(), IVec3::new(3, 2, 1));
+    assert!(matches!(GoalField::new(&world, Vec3::NAN, &config), Err(FieldError::NonFinite)));
     let mut field = GoalField::new(&world, IVec3::ZERO, &config).unwrap();
     assert_eq!(field.cost_from(&world, IVec3::new(5, 5, 5)), Err(FieldError::StartBlocked(IVec3::new(5, 5, 5))));
     assert_eq!(field.grow_to(&world, &[IVec3::new(0, 9, 0)]), Err(FieldError::StartOutOfBounds(IVec3::new(0, 9, 0))));
     // A memory limit of about one page stops the far query, and what was settled stays exact.
-    let mut small = GoalField::new(&world, IVec3::ZERO, &config).unwrap().with_max_bytes(60_000);
+    let mut small = GoalField::with_max_bytes(&world, IVec3::ZERO, &config, 60_000).unwrap();
     assert_eq!(small.cost_from(&world, IVec3::new(39, 7, 39)), Err(FieldError::MemoryLimit { limit: 60_000 }));
     assert!(small.memory_bytes() <= 60_000, "{} bytes", small.memory_bytes());
     let near = IVec3::new(3, 2, 1);
@@ -155,7 +158,7 @@ fn field_costs_match_exact_searches_on_a_warframe_map() {
     let mut finder = Pathfinder::new();
     for &s in &starts {
         let path = field.path_from(&world, s).unwrap();
-        let fresh = finder.find_voxel_path(&world, s, goal, &jps).unwrap();
+        let fresh = finder.find(&world, None, &PathRequest::new(s, goal, jps)).unwrap();
         assert_eq!(path.cost, fresh.cost, "{s} -> {goal}");
         check_steps(&world, &path, s, config.diagonal, &config.costs, config.media);
     }

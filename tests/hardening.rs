@@ -56,7 +56,8 @@ fn search_tables_are_checked_against_the_world_limits() {
     let mut finder = Pathfinder::new();
     for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
         let config = SearchConfig { algorithm, ..Default::default() };
-        let err = finder.find_voxel_path(&world, IVec3::new(1, 1, 1), IVec3::new(2, 1, 1), &config).unwrap_err();
+        let err =
+            finder.find(&world, None, &PathRequest::new(IVec3::new(1, 1, 1), IVec3::new(2, 1, 1), config)).unwrap_err();
         assert!(matches!(err, PathError::MemoryLimit { .. }), "{algorithm:?}: {err:?}");
     }
     let err = Components::new(&world, Media::ANY).unwrap_err();
@@ -78,7 +79,7 @@ fn absurd_prices_and_weights_are_refused() {
         SearchConfig { algorithm: Algorithm::Budget { percent: 110, phase_expansions: 0 }, ..Default::default() },
     ];
     for config in bad {
-        let err = finder.find_voxel_path(&world, s, g, &config).unwrap_err();
+        let err = finder.find(&world, None, &PathRequest::new(s, g, config)).unwrap_err();
         assert!(matches!(err, PathError::InvalidConfig(_)), "{config:?}: {err:?}");
     }
     // The largest accepted price still gives the exact cost, with no wrap-around.
@@ -87,7 +88,7 @@ fn absurd_prices_and_weights_are_refused() {
         media: Media { air: Some(100), water: Some(Media::MAX_WEIGHT) },
         ..Default::default()
     };
-    let path = finder.find_voxel_path(&world, s, g, &costly).unwrap();
+    let path = finder.find(&world, None, &PathRequest::new(s, g, costly)).unwrap();
     assert_eq!(path.cost, 63 * CostModel::PRECISE.face * u64::from(Media::MAX_WEIGHT) / 100);
 }
 
@@ -98,7 +99,7 @@ fn costs_that_could_overflow_in_this_world_are_refused() {
     assert!(costs.validate().is_ok());
     let config =
         SearchConfig { costs, media: Media { air: Some(Media::MAX_WEIGHT), water: None }, ..Default::default() };
-    let err = Pathfinder::new().find_voxel_path(&world, IVec3::ZERO, IVec3::ONE, &config).unwrap_err();
+    let err = Pathfinder::new().find(&world, None, &PathRequest::new(IVec3::ZERO, IVec3::ONE, config)).unwrap_err();
     assert!(matches!(err, PathError::InvalidConfig(_)), "{err:?}");
 }
 
@@ -118,8 +119,8 @@ fn closest_through_components_survives_wholly_blocked_chunks() {
     let config = SearchConfig { fallback: Fallback::Closest, ..Default::default() };
     let (s, g) = (IVec3::new(3, 20, 20), IVec3::new(40, 20, 20));
     let mut finder = Pathfinder::new();
-    let with = finder.find_voxel_path_with(&world, &components, s, g, &config).unwrap();
-    let without = finder.find_voxel_path(&world, s, g, &config).unwrap();
+    let with = finder.find(&world, Some(&components), &PathRequest::new(s, g, config)).unwrap();
+    let without = finder.find(&world, None, &PathRequest::new(s, g, config)).unwrap();
     assert_eq!(with.voxels.last(), without.voxels.last());
     assert_eq!(with.voxels.last(), Some(&IVec3::new(15, 20, 20)));
     assert_eq!(with.cost, without.cost);
@@ -155,8 +156,8 @@ fn components_stay_exact_with_hundreds_of_pieces_in_one_chunk() {
     let config = SearchConfig { fallback: Fallback::Closest, ..Default::default() };
     let mut finder = Pathfinder::new();
     let (s, g) = (IVec3::ZERO, IVec3::new(14, 14, 14));
-    let with = finder.find_voxel_path_with(&world, &components, s, g, &config).unwrap();
-    let without = finder.find_voxel_path(&world, s, g, &config).unwrap();
+    let with = finder.find(&world, Some(&components), &PathRequest::new(s, g, config)).unwrap();
+    let without = finder.find(&world, None, &PathRequest::new(s, g, config)).unwrap();
     assert_eq!(with.voxels, without.voxels);
 }
 
@@ -170,7 +171,7 @@ fn sliced_closest_notices_edits_and_replaced_worlds_in_every_phase() {
         let config = SearchConfig { algorithm, fallback: Fallback::Closest, ..Default::default() };
         // Count the slices the search takes, then cut it after each one in turn.
         let mut finder = Pathfinder::new();
-        finder.begin(&world, s, g, &config).unwrap();
+        finder.begin(&world, None, &PathRequest::new(s, g, config)).unwrap();
         let mut slices = 0;
         while finder.advance(&world, 50) == SearchStep::Pending {
             slices += 1;
@@ -182,7 +183,7 @@ fn sliced_closest_notices_edits_and_replaced_worlds_in_every_phase() {
         cuts.extend(slices.saturating_sub(4)..=slices);
         for cut in cuts {
             for replace in [false, true] {
-                finder.begin(&world, s, g, &config).unwrap();
+                finder.begin(&world, None, &PathRequest::new(s, g, config)).unwrap();
                 for _ in 0..cut {
                     assert_eq!(finder.advance(&world, 50), SearchStep::Pending);
                 }
@@ -253,7 +254,7 @@ fn jps_is_exact_for_every_accepted_cost_model() {
                 };
                 let config = SearchConfig { costs, diagonal: rule, algorithm: Algorithm::Jps, ..Default::default() };
                 let oracle = dijkstra(&world, s, g, rule, &costs, Media::ANY);
-                match finder.find_voxel_path(&world, s, g, &config) {
+                match finder.find(&world, None, &PathRequest::new(s, g, config)) {
                     Ok(p) => {
                         assert_eq!(Some(p.cost), oracle, "{costs:?} {rule:?} {s} -> {g}");
                         assert_path_valid(&world, &p, s, g, &config);
@@ -282,8 +283,8 @@ fn jps_matches_astar_on_the_reported_faces_case() {
         };
         let astar = SearchConfig { costs, diagonal: DiagonalRule::Faces, ..Default::default() };
         let jps = SearchConfig { algorithm: Algorithm::Jps, ..astar };
-        let a = finder.find_voxel_path(&world, s, g, &astar).map(|p| p.cost).ok();
-        let j = finder.find_voxel_path(&world, s, g, &jps).map(|p| p.cost).ok();
+        let a = finder.find(&world, None, &PathRequest::new(s, g, astar)).map(|p| p.cost).ok();
+        let j = finder.find(&world, None, &PathRequest::new(s, g, jps)).map(|p| p.cost).ok();
         assert_eq!(a, j, "{s} -> {g}");
     }
 }
@@ -300,8 +301,8 @@ fn the_price_of_air_does_not_depend_on_water_elsewhere() {
     let (s, g) = (IVec3::ZERO, IVec3::new(3, 0, 0));
     for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
         let config = SearchConfig { algorithm, ..config };
-        let a = finder.find_voxel_path(&dry, s, g, &config).unwrap();
-        let b = finder.find_voxel_path(&wet, s, g, &config).unwrap();
+        let a = finder.find(&dry, None, &PathRequest::new(s, g, config)).unwrap();
+        let b = finder.find(&wet, None, &PathRequest::new(s, g, config)).unwrap();
         assert_eq!((a.cost, b.cost), (90, 90), "{algorithm:?}");
     }
 }
@@ -316,8 +317,8 @@ fn the_price_of_air_does_not_depend_on_past_water() {
     let config = SearchConfig { media: Media { air: Some(300), water: Some(100) }, ..Default::default() };
     let mut finder = Pathfinder::new();
     let (s, g) = (IVec3::ZERO, IVec3::new(9, 0, 0));
-    let a = finder.find_voxel_path(&dry, s, g, &config).unwrap();
-    let b = finder.find_voxel_path(&was_wet, s, g, &config).unwrap();
+    let a = finder.find(&dry, None, &PathRequest::new(s, g, config)).unwrap();
+    let b = finder.find(&was_wet, None, &PathRequest::new(s, g, config)).unwrap();
     assert_eq!(a.cost, b.cost);
 }
 
@@ -333,7 +334,7 @@ fn non_finite_points_map_to_no_voxel() {
         assert_eq!(world.try_voxel_at(p), None);
     }
     let mut finder = Pathfinder::new();
-    let err = finder.find_path(&world, Vec3::NAN, Vec3::ONE, &SearchConfig::default()).unwrap_err();
+    let err = finder.find(&world, None, &PathRequest::new(Vec3::NAN, Vec3::ONE, SearchConfig::default())).unwrap_err();
     assert!(matches!(err, PathError::NonFinite { .. }));
 }
 
@@ -342,7 +343,7 @@ fn a_path_of_one_voxel_has_length_zero_not_minus_zero() {
     let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(8)).unwrap();
     for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
         let config = SearchConfig { algorithm, ..Default::default() };
-        let p = Pathfinder::new().find_voxel_path(&world, IVec3::ONE, IVec3::ONE, &config).unwrap();
+        let p = Pathfinder::new().find(&world, None, &PathRequest::new(IVec3::ONE, IVec3::ONE, config)).unwrap();
         assert_eq!(p.length.to_bits(), 0.0f64.to_bits(), "{algorithm:?}");
         assert_eq!(format!("{}", p.length), "0");
     }
@@ -390,8 +391,8 @@ fn closest_fallback_matches_a_dijkstra_oracle() {
         for algorithm in [Algorithm::AStar, Algorithm::Jps] {
             let config = SearchConfig { algorithm, diagonal: rule, fallback: Fallback::Closest, ..Default::default() };
             for path in [
-                finder.find_voxel_path(&world, s, g, &config).unwrap(),
-                finder.find_voxel_path_with(&world, &components, s, g, &config).unwrap(),
+                finder.find(&world, None, &PathRequest::new(s, g, config)).unwrap(),
+                finder.find(&world, Some(&components), &PathRequest::new(s, g, config)).unwrap(),
             ] {
                 assert_eq!(path.voxels.last(), Some(&target), "{algorithm:?} {rule:?} {s} -> {g}");
                 assert_eq!(Some(path.cost), dist[index(&world, target)], "{algorithm:?} {rule:?} {s} -> {g}");

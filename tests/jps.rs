@@ -6,7 +6,7 @@ mod common;
 use common::{check_steps, distances, index, random_free_voxel, rng, walled_world};
 use glam::{IVec3, UVec3};
 use rand::RngExt;
-use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, Pathfinder, SearchConfig};
+use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, PathRequest, Pathfinder, SearchConfig};
 
 const RULES: [DiagonalRule; 3] = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked];
 
@@ -34,7 +34,7 @@ fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) -> u32 {
         let dist = distances(&world, start, rule, &costs, media);
         for _ in 0..6 {
             let Some(goal) = random_free_voxel(&mut rng, &world, media) else { continue };
-            let result = finder.find_voxel_path(&world, start, goal, &config);
+            let result = finder.find(&world, None, &PathRequest::new(start, goal, config));
             match (dist[index(&world, goal)], result) {
                 (Some(best), Ok(path)) => {
                     check_steps(&world, &path, start, rule, &costs, media);
@@ -90,7 +90,7 @@ fn jps_cost_equals_the_oracle_in_large_sparse_worlds() {
         let dist = distances(&world, start, DiagonalRule::Strict, &config.costs, media);
         for _ in 0..8 {
             let Some(goal) = random_free_voxel(&mut rng, &world, media) else { continue };
-            let result = finder.find_voxel_path(&world, start, goal, &config);
+            let result = finder.find(&world, None, &PathRequest::new(start, goal, config));
             match (dist[index(&world, goal)], result) {
                 (Some(best), Ok(path)) => {
                     check_steps(&world, &path, start, DiagonalRule::Strict, &config.costs, media);
@@ -122,7 +122,7 @@ fn jps_sees_edits_clones_and_media_between_queries() {
         };
         let config = SearchConfig { media, ..config };
         let dist = distances(w, start, DiagonalRule::Strict, &config.costs, media);
-        match (dist[index(w, goal)], finder.find_voxel_path(w, start, goal, &config)) {
+        match (dist[index(w, goal)], finder.find(w, None, &PathRequest::new(start, goal, config))) {
             (Some(best), Ok(path)) => {
                 check_steps(w, &path, start, DiagonalRule::Strict, &config.costs, media);
                 assert_eq!(path.cost, best, "round {round} {media:?} {start} -> {goal}");
@@ -164,9 +164,9 @@ fn jps_expands_fewer_nodes_than_astar_in_open_space() {
     let world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::new(64, 32, 64)).unwrap();
     let mut finder = Pathfinder::new();
     let (s, g) = (IVec3::new(1, 2, 3), IVec3::new(60, 20, 50));
-    let astar = finder.find_voxel_path(&world, s, g, &SearchConfig::default()).unwrap();
+    let astar = finder.find(&world, None, &PathRequest::new(s, g, SearchConfig::default())).unwrap();
     let jps = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
-    let jps = finder.find_voxel_path(&world, s, g, &jps).unwrap();
+    let jps = finder.find(&world, None, &PathRequest::new(s, g, jps)).unwrap();
     assert_eq!(jps.cost, astar.cost);
     assert_eq!(jps.voxels.len(), astar.voxels.len());
     assert!(jps.stats.expanded < astar.stats.expanded, "{} vs {}", jps.stats.expanded, astar.stats.expanded);
@@ -180,27 +180,27 @@ fn jps_reports_bad_endpoints_like_astar() {
     let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
     let ok = IVec3::ONE;
     assert_eq!(
-        finder.find_voxel_path(&world, IVec3::splat(-1), ok, &config),
+        finder.find(&world, None, &PathRequest::new(IVec3::splat(-1), ok, config)),
         Err(PathError::StartOutOfBounds(IVec3::splat(-1)))
     );
     assert_eq!(
-        finder.find_voxel_path(&world, ok, IVec3::splat(8), &config),
+        finder.find(&world, None, &PathRequest::new(ok, IVec3::splat(8), config)),
         Err(PathError::GoalOutOfBounds(IVec3::splat(8)))
     );
     assert_eq!(
-        finder.find_voxel_path(&world, IVec3::splat(3), ok, &config),
+        finder.find(&world, None, &PathRequest::new(IVec3::splat(3), ok, config)),
         Err(PathError::StartBlocked(IVec3::splat(3)))
     );
     assert_eq!(
-        finder.find_voxel_path(&world, ok, IVec3::splat(3), &config),
+        finder.find(&world, None, &PathRequest::new(ok, IVec3::splat(3), config)),
         Err(PathError::GoalBlocked(IVec3::splat(3)))
     );
     let tight = SearchConfig { max_expansions: Some(0), ..config };
     assert!(matches!(
-        finder.find_voxel_path(&world, ok, IVec3::splat(6), &tight),
+        finder.find(&world, None, &PathRequest::new(ok, IVec3::splat(6), tight)),
         Err(PathError::BudgetExhausted { .. })
     ));
-    let same = finder.find_voxel_path(&world, ok, ok, &config).unwrap();
+    let same = finder.find(&world, None, &PathRequest::new(ok, ok, config)).unwrap();
     assert_eq!((same.voxels.len(), same.cost), (1, 0));
 }
 
@@ -213,7 +213,7 @@ fn jps_is_optimal_on_warframe_samples() {
         let world = voxnav::VoxelWorld::load_3dmap(dir.join(format!("maps/{map}.3dmap"))).unwrap();
         let scen = voxnav::Scenario::load(dir.join(format!("scenarios/{map}.3dmap.3dscen"))).unwrap();
         for (i, p) in scen.problems.iter().enumerate().step_by(every) {
-            let path = finder.find_voxel_path(&world, p.start, p.goal, &config).unwrap();
+            let path = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config)).unwrap();
             assert!(
                 (path.length - p.optimal_length).abs() <= 1e-6,
                 "{map} {i}: {} vs {}",
@@ -239,7 +239,7 @@ fn jps_dives_across_a_plateau_like_astar() {
     let mut expanded = [0; 2];
     for (i, algorithm) in [Algorithm::AStar, Algorithm::Jps].into_iter().enumerate() {
         let config = SearchConfig { costs: CostModel::PRECISE, algorithm, ..Default::default() };
-        let path = finder.find_voxel_path(&world, p.start, p.goal, &config).unwrap();
+        let path = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config)).unwrap();
         assert!((path.length - p.optimal_length).abs() <= 1e-6, "{algorithm:?}: {}", path.length);
         expanded[i] = path.stats.expanded;
     }
@@ -259,16 +259,16 @@ fn jps_races_from_both_ends() {
     world.fill_voxels(IVec3::new(71, 7, 71), IVec3::new(88, 25, 87), voxnav::Voxel::Air).unwrap();
     let (start, goal) = (IVec3::new(6, 16, 10), IVec3::new(80, 16, 80));
     let mut finder = Pathfinder::new();
-    let astar = finder.find_voxel_path(&world, start, goal, &SearchConfig::default()).unwrap();
+    let astar = finder.find(&world, None, &PathRequest::new(start, goal, SearchConfig::default())).unwrap();
     let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
-    let jps = finder.find_voxel_path(&world, start, goal, &config).unwrap();
+    let jps = finder.find(&world, None, &PathRequest::new(start, goal, config)).unwrap();
     check_steps(&world, &jps, start, DiagonalRule::Strict, &config.costs, Media::ANY);
     assert_eq!(jps.voxels.last(), Some(&goal));
     assert_eq!(jps.cost, astar.cost);
     assert!(jps.stats.expanded * 4 < astar.stats.expanded, "JPS {} vs A* {}", jps.stats.expanded, astar.stats.expanded);
     for slice in [1, 7, 100] {
         let mut sliced = Pathfinder::new();
-        sliced.begin(&world, start, goal, &config).unwrap();
+        sliced.begin(&world, None, &PathRequest::new(start, goal, config)).unwrap();
         let got = loop {
             match sliced.advance(&world, slice) {
                 voxnav::SearchStep::Pending => {}

@@ -107,8 +107,12 @@ fn mutated_files_never_panic() {
             if is_map {
                 if let Ok(world) = VoxelWorld::from_3dmap(text) {
                     let d = world.dims().as_ivec3();
-                    let _ = Pathfinder::new().find_voxel_path(&world, IVec3::ZERO, d - 1, &SearchConfig::default());
-                    let _ = Pathfinder::new().find_voxel_path(&world, d, -d, &SearchConfig::default());
+                    let _ = Pathfinder::new().find(
+                        &world,
+                        None,
+                        &PathRequest::new(IVec3::ZERO, d - 1, SearchConfig::default()),
+                    );
+                    let _ = Pathfinder::new().find(&world, None, &PathRequest::new(d, -d, SearchConfig::default()));
                 }
             } else {
                 let _ = Scenario::from_3dscen(text);

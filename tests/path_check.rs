@@ -41,7 +41,7 @@ fn checks_agree_with_a_full_recheck_after_random_edits() {
         else {
             continue;
         };
-        let Ok(path) = finder.find_voxel_path(&world, s, g, &config) else { continue };
+        let Ok(path) = finder.find(&world, None, &PathRequest::new(s, g, config)) else { continue };
         assert_eq!(path.check(&world, &config), PathCheck::Valid);
         // A few edits: some on the path, some anywhere; solid, water or air.
         for _ in 0..rng.random_range(2..6) {
@@ -73,7 +73,9 @@ fn checks_agree_with_a_full_recheck_after_random_edits() {
 fn replaced_and_smaller_worlds_are_checked_in_full() {
     let world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(30, 5, 5)).unwrap();
     let config = SearchConfig::default();
-    let path = Pathfinder::new().find_voxel_path(&world, IVec3::new(1, 2, 2), IVec3::new(28, 2, 2), &config).unwrap();
+    let path = Pathfinder::new()
+        .find(&world, None, &PathRequest::new(IVec3::new(1, 2, 2), IVec3::new(28, 2, 2), config))
+        .unwrap();
     let same = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(30, 5, 5)).unwrap();
     assert_eq!(path.check(&same, &config), PathCheck::Valid);
     let small = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(10, 5, 5)).unwrap();
@@ -99,7 +101,7 @@ fn an_edit_beside_a_diagonal_in_the_next_chunk_breaks_it() {
         let p = |rng: &mut rand::rngs::StdRng| IVec3::new(rng.random_range(0..40), rng.random_range(0..40), 1);
         let (s, g) = (p(&mut rng), p(&mut rng));
         let config = SearchConfig::default();
-        let path = Pathfinder::new().find_voxel_path(&world, s, g, &config).unwrap();
+        let path = Pathfinder::new().find(&world, None, &PathRequest::new(s, g, config)).unwrap();
         let chunk = |v: IVec3| v >> 4;
         let step = path.voxels.windows(2).position(|w| {
             let d = w[1] - w[0];
@@ -143,7 +145,7 @@ fn incremental_checks_agree_with_full_ones_on_clones_and_for_wide_agents() {
             continue;
         };
         let before = world.clone(); // a clone made before the path
-        let Ok(path) = finder.find_voxel_path(&world, s, g, &config) else { continue };
+        let Ok(path) = finder.find(&world, None, &PathRequest::new(s, g, config)) else { continue };
         let mut fork = world.clone(); // one made after it
         let edit = |rng: &mut rand::rngs::StdRng, w: &mut VoxelWorld| {
             let r = i32::from(clearance) + 1;
@@ -167,7 +169,7 @@ fn incremental_checks_agree_with_full_ones_on_clones_and_for_wide_agents() {
         }
         // The original edited after the fork: a path found there now, checked on the fork,
         // must not trust the fork's stamps.
-        if let Ok(later) = finder.find_voxel_path(&world, s, g, &config) {
+        if let Ok(later) = finder.find(&world, None, &PathRequest::new(s, g, config)) {
             assert_eq!(later.check(&fork, &config), later.check(&without_history(&fork), &config), "world {i}");
         }
     }
@@ -181,17 +183,18 @@ fn an_edit_within_clearance_in_the_next_chunk_breaks_a_wide_agents_path() {
     let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(40, 32, 5)).unwrap();
     let config = SearchConfig { clearance: 1, ..Default::default() };
     // Along the last row of the first chunk in y (y = 15); the edit is at y = 16.
-    let path = Pathfinder::new().find_voxel_path(&world, IVec3::new(2, 15, 2), IVec3::new(37, 15, 2), &config).unwrap();
+    let path = Pathfinder::new()
+        .find(&world, None, &PathRequest::new(IVec3::new(2, 15, 2), IVec3::new(37, 15, 2), config))
+        .unwrap();
     assert!(path.voxels.iter().all(|v| v.y == 15), "a straight path");
     world.set(IVec3::new(20, 16, 2), Voxel::Solid).unwrap();
     assert!(matches!(path.check(&world, &config), PathCheck::Broken { .. }));
     // A one-voxel agent is not hurt by it.
     let thin = Pathfinder::new()
-        .find_voxel_path(
+        .find(
             &VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(40, 32, 5)).unwrap(),
-            IVec3::new(2, 15, 2),
-            IVec3::new(37, 15, 2),
-            &SearchConfig::default(),
+            None,
+            &PathRequest::new(IVec3::new(2, 15, 2), IVec3::new(37, 15, 2), SearchConfig::default()),
         )
         .unwrap();
     assert_eq!(thin.check(&world, &SearchConfig::default()), PathCheck::Valid);

@@ -29,8 +29,8 @@ fn an_urgent_request_pauses_the_running_one_which_resumes_where_it_stopped() {
         PathRequest::new(IVec3::new(1, 2, 1), IVec3::new(3, 2, 5), config),
     );
     let mut finder = Pathfinder::new();
-    let long_once = finder.find_voxel_path(&world, long_req.start, long_req.goal, &config).unwrap();
-    let short_once = finder.find_voxel_path(&world, short_req.start, short_req.goal, &config).unwrap();
+    let long_once = finder.find(&world, None, &long_req).unwrap();
+    let short_once = finder.find(&world, None, &short_req).unwrap();
     let (e_long, e_short) = (long_once.stats.expanded, short_once.stats.expanded);
     let budget = 100;
     assert!(e_long > 20 * budget, "a long search: {e_long}");
@@ -105,7 +105,9 @@ fn a_paused_search_whose_world_changed_starts_over_and_delivers_a_valid_path() {
     }
     let path = result.expect("delivered");
     assert_eq!(path.check(&world.clone(), &config), PathCheck::Valid);
-    let once = Pathfinder::new().find_voxel_path(&world, IVec3::new(1, 2, 1), IVec3::new(46, 2, 46), &config).unwrap();
+    let once = Pathfinder::new()
+        .find(&world, None, &PathRequest::new(IVec3::new(1, 2, 1), IVec3::new(46, 2, 46), config))
+        .unwrap();
     assert_eq!(path.cost, once.cost);
 }
 

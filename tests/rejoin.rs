@@ -134,7 +134,7 @@ fn on_warframe_maps_agents_mostly_turn_on_a_curve() {
         let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
         let mut finder = Pathfinder::new();
         for (i, p) in problems.iter().enumerate() {
-            let Ok(path) = finder.find_voxel_path(&world, p.start, p.goal, &config) else { continue };
+            let Ok(path) = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config)) else { continue };
             if path.voxels.len() < 12 {
                 continue;
             }

@@ -31,7 +31,7 @@ fn repaired_paths_are_legal_and_no_cheaper_than_the_optimum() {
         let config = SearchConfig { diagonal: rule, media, algorithm, ..Default::default() };
         let mut finder = Pathfinder::new();
         let (s, g) = (IVec3::new(0, d.y / 2, 0), d - IVec3::new(1, d.y - d.y / 2, 1));
-        let Ok(path) = finder.find_voxel_path(&world, s, g, &config) else { continue };
+        let Ok(path) = finder.find(&world, None, &PathRequest::new(s, g, config)) else { continue };
         if path.voxels.len() < 4 {
             continue;
         }
@@ -85,7 +85,7 @@ fn bad_repair_requests_are_errors() {
     let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(10, 3, 3)).unwrap();
     let config = SearchConfig::default();
     let mut finder = Pathfinder::new();
-    let path = finder.find_voxel_path(&world, IVec3::new(0, 1, 1), IVec3::new(9, 1, 1), &config).unwrap();
+    let path = finder.find(&world, None, &PathRequest::new(IVec3::new(0, 1, 1), IVec3::new(9, 1, 1), config)).unwrap();
     let past = path.voxels.len();
     assert!(matches!(finder.repair_path(&world, &path, past, &config), Err(PathError::InvalidConfig(_))));
     let mut walled = world.clone();

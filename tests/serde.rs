@@ -24,7 +24,7 @@ fn public_value_types_round_trip_through_json() {
         max_expansions: Some(10),
     };
     round_trip(&config);
-    round_trip(&Agent::new(1.0, 0.5, 0.25).unwrap().with_media(Media::WATER));
+    round_trip(&Agent::with_media(1.0, 0.5, 0.25, Media::WATER).unwrap());
     round_trip(&Limits::DEFAULT);
     round_trip(&Voxel::Water);
     round_trip(&SmoothConfig { clearance: 1, ..Default::default() });

@@ -6,7 +6,7 @@ mod common;
 use common::{random_free_voxel, rng, walled_world};
 use glam::UVec3;
 use rand::RngExt;
-use voxnav::{Algorithm, Fallback, Media, Pathfinder, SearchConfig, SearchStep, Voxel};
+use voxnav::{Algorithm, Fallback, Media, PathRequest, Pathfinder, SearchConfig, SearchStep, Voxel};
 
 #[test]
 fn sliced_equals_one_shot() {
@@ -26,8 +26,8 @@ fn sliced_equals_one_shot() {
         else {
             continue;
         };
-        let expected = one_shot.find_voxel_path(&world, s, g, &config);
-        sliced.begin(&world, s, g, &config).unwrap();
+        let expected = one_shot.find(&world, None, &PathRequest::new(s, g, config));
+        sliced.begin(&world, None, &PathRequest::new(s, g, config)).unwrap();
         let slice = 1 + rng.random_range(0..7) as usize;
         let got = loop {
             match sliced.advance(&world, slice) {
@@ -46,7 +46,7 @@ fn an_edited_world_stops_a_sliced_search() {
     let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::splat(32)).unwrap();
     let mut finder = Pathfinder::new();
     let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
-    finder.begin(&world, glam::IVec3::ZERO, glam::IVec3::new(31, 20, 9), &config).unwrap();
+    finder.begin(&world, None, &PathRequest::new(glam::IVec3::ZERO, glam::IVec3::new(31, 20, 9), config)).unwrap();
     world.set(glam::IVec3::new(5, 5, 5), Voxel::Solid).unwrap();
     assert_eq!(finder.advance(&world, 10), SearchStep::Failed(voxnav::PathError::WorldChanged));
 }
@@ -61,9 +61,13 @@ fn a_failed_begin_ends_the_previous_search() {
     for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
         for fallback in [Fallback::Fail, Fallback::Closest] {
             let config = SearchConfig { algorithm, fallback, ..Default::default() };
-            finder.begin(&world, glam::IVec3::ZERO, glam::IVec3::new(31, 20, 9), &config).unwrap();
+            finder
+                .begin(&world, None, &PathRequest::new(glam::IVec3::ZERO, glam::IVec3::new(31, 20, 9), config))
+                .unwrap();
             assert_eq!(finder.advance(&world, 1), SearchStep::Pending);
-            let err = finder.begin(&world, glam::IVec3::splat(7), glam::IVec3::ZERO, &config).unwrap_err();
+            let err = finder
+                .begin(&world, None, &PathRequest::new(glam::IVec3::splat(7), glam::IVec3::ZERO, config))
+                .unwrap_err();
             assert_eq!(err, voxnav::PathError::StartBlocked(glam::IVec3::splat(7)));
             let step = finder.advance(&world, usize::MAX);
             assert_eq!(step, SearchStep::Failed(voxnav::PathError::Unreachable { expanded: 0 }), "{config:?}");

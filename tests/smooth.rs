@@ -10,8 +10,8 @@ mod common;
 
 use glam::{IVec3, UVec3, Vec3};
 use voxnav::{
-    DiagonalRule, FlightProfile, Media, Path, Pathfinder, SearchConfig, SmoothConfig, SmoothError, SmoothPath,
-    Trajectory, Voxel, VoxelWorld, segment_clear, smooth_path, smooth_voxels,
+    DiagonalRule, FlightProfile, Media, Path, PathRequest, Pathfinder, SearchConfig, SmoothConfig, SmoothError,
+    SmoothPath, Trajectory, Voxel, VoxelWorld, segment_clear, smooth_path, smooth_voxels,
 };
 
 /// Checks every guarantee of one smoothed path; returns it.
@@ -83,7 +83,9 @@ fn a_wall_gap_is_threaded_without_clipping() {
     world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 20, 20), Voxel::Solid).unwrap();
     world.set(IVec3::new(10, 10, 10), Voxel::Air).unwrap();
     let config = SearchConfig::default();
-    let path = Pathfinder::new().find_voxel_path(&world, IVec3::new(2, 3, 15), IVec3::new(18, 17, 4), &config).unwrap();
+    let path = Pathfinder::new()
+        .find(&world, None, &PathRequest::new(IVec3::new(2, 3, 15), IVec3::new(18, 17, 4), config))
+        .unwrap();
     let smooth = check(&world, &path, &SmoothConfig::default(), "wall gap");
     // Through the hole the agent moves straight along x.
     let poses = Trajectory::new(&smooth, &FlightProfile::AIR).unwrap().samples_by_length(0.05).unwrap();
@@ -125,7 +127,7 @@ fn warframe_problems_stay_clear() {
     for (map, every) in [("Simple", 400), ("Complex", 250), ("A1", 500), ("DA1", 500)] {
         let (world, problems) = common::warframe(&dir, map, every, usize::MAX);
         for (i, p) in problems.iter().enumerate() {
-            let Ok(path) = finder.find_voxel_path(&world, p.start, p.goal, &config) else { continue };
+            let Ok(path) = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config)) else { continue };
             let what = format!("{map} problem {}", i * every);
             let smooth = check(&world, &path, &smooth_config, &what);
             // Warframe maps: origin 0, voxel 1, so the ends are exactly the voxel centres.

@@ -11,8 +11,8 @@ mod common;
 
 use glam::{DQuat, IVec3, Quat, UVec3, Vec3};
 use voxnav::{
-    FlightProfile, Media, Pathfinder, Pose, SearchConfig, SmoothConfig, SmoothPath, Trajectory, TrajectoryError, Voxel,
-    VoxelWorld, smooth_path, smooth_voxels,
+    FlightProfile, Media, PathRequest, Pathfinder, Pose, SearchConfig, SmoothConfig, SmoothPath, Trajectory,
+    TrajectoryError, Voxel, VoxelWorld, smooth_path, smooth_voxels,
 };
 
 /// Largest angle (radians) between the forward axis and the tangent where pitch is not
@@ -155,7 +155,9 @@ fn open_air_climbs_u_turns_and_dives_turn_gradually() {
     for (name, wall_top) in [("over", IVec3::new(14, 20, 29)), ("around", IVec3::new(14, 29, 20))] {
         let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(30, 30, 30)).unwrap();
         world.fill_voxels(IVec3::new(14, 0, 0), wall_top, Voxel::Solid).unwrap();
-        let path = finder.find_voxel_path(&world, IVec3::new(13, 10, 10), IVec3::new(15, 10, 10), &config).unwrap();
+        let path = finder
+            .find(&world, None, &PathRequest::new(IVec3::new(13, 10, 10), IVec3::new(15, 10, 10), config))
+            .unwrap();
         let smooth = smooth_path(&world, &path, &SmoothConfig::default()).unwrap();
         for profile in [FlightProfile::AIR, FlightProfile::SWIM] {
             let poses = check(&world, Media::ANY, &smooth, &profile, name);
@@ -175,7 +177,7 @@ fn level_turns_bank_into_the_turn_within_limits() {
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(40, 1, 40)).unwrap();
     world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(12, 0, 25), Voxel::Solid).unwrap();
     let path = Pathfinder::new()
-        .find_voxel_path(&world, IVec3::new(2, 0, 2), IVec3::new(20, 0, 3), &SearchConfig::default())
+        .find(&world, None, &PathRequest::new(IVec3::new(2, 0, 2), IVec3::new(20, 0, 3), SearchConfig::default()))
         .unwrap();
     let smooth = smooth_path(&world, &path, &SmoothConfig::default()).unwrap();
     assert_eq!(smooth.sharp_corners(), 0);
@@ -309,7 +311,7 @@ fn warframe_trajectories_are_bounded_and_aligned() {
     for (map, every) in [("Complex", 500), ("EB1", 1000)] {
         let (world, problems) = common::warframe(&dir, map, every, usize::MAX);
         for (i, p) in problems.iter().enumerate() {
-            let Ok(path) = finder.find_voxel_path(&world, p.start, p.goal, &config) else { continue };
+            let Ok(path) = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config)) else { continue };
             let smooth = smooth_path(&world, &path, &SmoothConfig::default()).unwrap();
             common::assert_clear(&world, Media::ANY, &smooth.points(), "smooth");
             let profile = if i % 2 == 0 { FlightProfile::AIR } else { FlightProfile::SWIM };

@@ -17,8 +17,9 @@ fn check_map(dir: &std::path::Path, name: &str, every: usize) -> usize {
     let mut finder = Pathfinder::new();
     let mut checked = 0;
     for (i, p) in scen.problems.iter().enumerate().step_by(every) {
-        let path =
-            finder.find_voxel_path(&world, p.start, p.goal, &config).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
+        let path = finder
+            .find(&world, None, &PathRequest::new(p.start, p.goal, config))
+            .unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
         assert!(
             (path.length - p.optimal_length).abs() <= 1e-6,
             "{name} #{i}: length {} != optimal {}",

@@ -30,7 +30,7 @@ impl NavAgent {
     /// If `size` is not finite and positive.
     #[must_use]
     pub fn drone(size: f32) -> Self {
-        let agent = Agent::new(size, size, size / 2.0).expect("a finite, positive size").with_media(Media::AIR);
+        let agent = Agent::with_media(size, size, size / 2.0, Media::AIR).expect("a finite, positive size");
         Self { agent, profile: FlightProfile::AIR, priority: 0 }
     }
 
@@ -40,7 +40,7 @@ impl NavAgent {
     /// If `size` is not finite and positive.
     #[must_use]
     pub fn fish(size: f32) -> Self {
-        let agent = Agent::new(size, size * 0.4, size * 0.4).expect("a finite, positive size").with_media(Media::WATER);
+        let agent = Agent::with_media(size, size * 0.4, size * 0.4, Media::WATER).expect("a finite, positive size");
         Self { agent, profile: FlightProfile::SWIM, priority: 0 }
     }
 

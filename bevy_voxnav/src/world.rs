@@ -69,12 +69,12 @@ impl NavBuild {
     #[must_use]
     pub fn from_level(path: impl Into<PathBuf>, voxel_size: f32, seeds: Vec<Vec3>, water_pattern: &str) -> Self {
         let config = LevelConfig { voxel_size, seeds, ..Default::default() };
-        Self::from_level_with(path, config, water_pattern)
+        Self::from_level_config(path, config, water_pattern)
     }
 
     /// [`from_level`](Self::from_level) with every setting of voxnav's [`LevelConfig`].
     #[must_use]
-    pub fn from_level_with(path: impl Into<PathBuf>, config: LevelConfig, water_pattern: &str) -> Self {
+    pub fn from_level_config(path: impl Into<PathBuf>, config: LevelConfig, water_pattern: &str) -> Self {
         let (path, pattern) = (path.into(), water_pattern.to_owned());
         let stage = Arc::new(AtomicU8::new(BuildStage::Loading as u8));
         let progress = stage.clone();

@@ -16,7 +16,7 @@
 use std::error::Error;
 
 use voxnav::glam::{IVec3, Vec3};
-use voxnav::{Pathfinder, SearchConfig, Voxel, VoxelWorld};
+use voxnav::{PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 
 use crate::flight::Flight;
 use crate::scene::{Scene, WATER_LEVEL, canyon_z};
@@ -133,7 +133,7 @@ fn respond(
         story.repaired += 1;
         return Ok(format!("path broken; mended from where it is ({detour:.1} m to go), flies on"));
     }
-    let fresh = finder.find_voxel_path(world, rest[0], *rest.last().expect("a path"), &config)?;
+    let fresh = finder.find(world, None, &PathRequest::new(rest[0], *rest.last().expect("a path"), config))?;
     if (fresh.cost as f64) < (mended.cost as f64) * (1.0 - SHORTER) {
         let line = format!(
             "path intact; a new way is shorter ({:.1} m instead of {:.1} m), takes it",

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use voxnav::glam::{IVec3, Vec3};
 use voxnav::{
-    FlightProfile, Path, Pathfinder, Pose, SearchConfig, SmoothConfig, SmoothPath, Trajectory, VoxelWorld, smooth_from,
-    smooth_path,
+    FlightProfile, Path, PathRequest, Pathfinder, Pose, SearchConfig, SmoothConfig, SmoothPath, Trajectory, VoxelWorld,
+    smooth_from, smooth_path,
 };
 
 use crate::scene::{Scene, Trip};
@@ -90,7 +90,7 @@ impl Flight {
     ) -> Result<Flight, Box<dyn Error>> {
         let t = Instant::now();
         let search = SearchConfig { clearance: trip.clearance, ..SearchConfig::for_agent(&trip.agent) };
-        let path = finder.find_path(world, trip.start, trip.goal, &search)?;
+        let path = finder.find(world, None, &PathRequest::new(trip.start, trip.goal, search))?;
         let search_time = t.elapsed();
         let t = Instant::now();
         // Longer bends than the default read better at this scale; the smoother falls back to

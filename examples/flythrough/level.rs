@@ -88,7 +88,7 @@ pub fn load(args: &LevelArgs, out: &Path) -> Result<LevelScene, Box<dyn Error>> 
     };
     let made = format!("{made} {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
 
-    let drone_agent = Agent::new(1.0, 1.0, 0.5)?.with_media(Media::AIR);
+    let drone_agent = Agent::with_media(1.0, 1.0, 0.5, Media::AIR)?;
     let clearance = drone_agent.clearance_in(world.voxel_size())?;
     let (start, goal) =
         match (args.start.or(known.map(|k| Vec3::from_array(k.3))), args.goal.or(known.map(|k| Vec3::from_array(k.4))))
@@ -100,7 +100,7 @@ pub fn load(args: &LevelArgs, out: &Path) -> Result<LevelScene, Box<dyn Error>> 
     let mut trips =
         vec![Trip { name: "drone", agent: drone_agent, start: centre(start), goal: centre(goal), clearance }];
     if let Some((a, b)) = far_apart_in_water(&world)? {
-        let fish = Agent::new(0.4, 0.15, 0.2)?.with_media(Media::WATER);
+        let fish = Agent::with_media(0.4, 0.15, 0.2, Media::WATER)?;
         trips.push(Trip {
             name: "fish",
             agent: fish,

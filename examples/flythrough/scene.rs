@@ -73,11 +73,11 @@ pub fn canyon_z(x: f32) -> f32 {
 impl Scene {
     /// Builds the scene.
     pub fn build() -> Result<Scene, WorldError> {
-        let drone = Agent::new(1.2, 1.2, 0.5)?.with_media(Media::AIR);
-        let fish = Agent::new(0.9, 0.3, 0.4)?.with_media(Media::WATER);
+        let drone = Agent::with_media(1.2, 1.2, 0.5, Media::AIR)?;
+        let fish = Agent::with_media(0.9, 0.3, 0.4, Media::WATER)?;
         // A diving bird: air at the normal price, water at three times it, so it dives where
         // it must and keeps the dive short.
-        let bird = Agent::new(0.9, 1.2, 0.4)?.with_media(Media { air: Some(100), water: Some(300) });
+        let bird = Agent::with_media(0.9, 1.2, 0.4, Media { air: Some(100), water: Some(300) })?;
         let mut world = VoxelWorld::for_agent(&drone, Vec3::ZERO, SIZE)?;
 
         world.fill_heightfield(terrain_height, Voxel::Solid)?;

@@ -10,12 +10,16 @@ use crate::search::canonical::{Canon, START};
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, interior};
 use crate::search::path::{Path, SearchStats, voxel_length};
 use crate::search::radix_heap::RadixHeap;
+use crate::search::request::Endpoint;
 use crate::{DiagonalRule, Heuristic, SearchConfig};
 
 /// Why a [`GoalField`] could not be built or could not answer.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum FieldError {
+    /// The goal was a world-space point with a NaN or infinite coordinate.
+    #[error("goal point is not finite")]
+    NonFinite,
     /// The cost model cannot be used: see [`CostModel::validate`](crate::CostModel::validate).
     #[error("invalid cost model: {0}")]
     InvalidCosts(&'static str),
@@ -111,14 +115,14 @@ fn estimate(config: &SearchConfig, (lo, hi): (IVec3, IVec3), v: IVec3) -> u64 {
 /// # Memory
 /// Field state is paged by 16^3 chunk (about 36 KiB per chunk the search touches) plus 8 bytes
 /// per world chunk and the open list. Before it touches a new chunk the field checks its
-/// memory against its limit (the world's [`Limits::max_search_bytes`](crate::Limits) unless set
-/// with [`with_max_bytes`](Self::with_max_bytes)) and stops with [`FieldError::MemoryLimit`] instead
+/// memory against its limit (the world's [`Limits::max_search_bytes`](crate::Limits), or the one
+/// given to [`with_max_bytes`](Self::with_max_bytes)) and stops with [`FieldError::MemoryLimit`] instead
 /// (the open list may pass the limit by its last growth).
 ///
 /// # Examples
 /// ```
 /// use glam::IVec3;
-/// use voxnav::{GoalField, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// use voxnav::{GoalField, PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(24, 8, 24)).unwrap();
 /// world.fill_voxels(IVec3::new(12, 0, 0), IVec3::new(12, 7, 20), Voxel::Solid).unwrap(); // a wall
 /// let config = SearchConfig::default();
@@ -130,7 +134,7 @@ fn estimate(config: &SearchConfig, (lo, hi): (IVec3, IVec3), v: IVec3) -> u64 {
 /// for s in starts {
 ///     let path = field.path_from(&world, s).unwrap();
 ///     assert_eq!(path.voxels.last(), Some(&goal));
-///     assert_eq!(path.cost, finder.find_voxel_path(&world, s, goal, &config).unwrap().cost);
+///     assert_eq!(path.cost, finder.find(&world, None, &PathRequest::new(s, goal, config)).unwrap().cost);
 /// }
 /// ```
 #[derive(Debug, Clone)]
@@ -162,14 +166,31 @@ pub struct GoalField {
 }
 
 impl GoalField {
-    /// A field toward `goal` in `world`, under `config`'s costs, diagonal rule and media. It
-    /// holds the goal only; [`grow_to`](Self::grow_to) and [`path_from`](Self::path_from) grow it.
+    /// A field toward `goal` in `world` (a voxel index, [`IVec3`], or a world-space point,
+    /// [`Vec3`](glam::Vec3): see [`Endpoint`]), under `config`'s costs, diagonal rule and media,
+    /// with a memory limit of the world's [`Limits::max_search_bytes`](crate::Limits). It holds
+    /// the goal only; [`grow_to`](Self::grow_to) and [`path_from`](Self::path_from) grow it.
     ///
     /// # Errors
-    /// [`FieldError::InvalidCosts`], [`FieldError::GoalOutOfBounds`],
+    /// As [`with_max_bytes`](Self::with_max_bytes).
+    pub fn new(world: &VoxelWorld, goal: impl Into<Endpoint>, config: &SearchConfig) -> Result<Self, FieldError> {
+        Self::with_max_bytes(world, goal, config, world.limits().max_search_bytes)
+    }
+
+    /// [`new`](Self::new) with a memory limit of `max_bytes` instead of the world's (see
+    /// [`GoalField`]'s memory section).
+    ///
+    /// # Errors
+    /// [`FieldError::NonFinite`], [`FieldError::InvalidCosts`], [`FieldError::GoalOutOfBounds`],
     /// [`FieldError::GoalBlocked`], and [`FieldError::MemoryLimit`] if the world's page table
-    /// alone passes the world's [`Limits::max_search_bytes`](crate::Limits).
-    pub fn new(world: &VoxelWorld, goal: IVec3, config: &SearchConfig) -> Result<Self, FieldError> {
+    /// and the goal's page alone pass `max_bytes` (checked before allocating them).
+    pub fn with_max_bytes(
+        world: &VoxelWorld,
+        goal: impl Into<Endpoint>,
+        config: &SearchConfig,
+        max_bytes: usize,
+    ) -> Result<Self, FieldError> {
+        let goal = goal.into().voxel(world).ok_or(FieldError::NonFinite)?;
         config.validate().and_then(|()| config.check_costs_fit(world)).map_err(|e| match e {
             crate::PathError::InvalidCosts(why) | crate::PathError::InvalidConfig(why) => FieldError::InvalidCosts(why),
             _ => FieldError::InvalidCosts("invalid search configuration"),
@@ -183,7 +204,6 @@ impl GoalField {
         }
         let chunks = world.dims().as_u64vec3().map(|d| d.div_ceil(16));
         let table_bytes = chunks.x * chunks.y * chunks.z * 8;
-        let max_bytes = world.limits().max_search_bytes;
         if table_bytes + PAGE_BYTES as u64 > max_bytes as u64 {
             return Err(FieldError::MemoryLimit { limit: max_bytes });
         }
@@ -213,13 +233,6 @@ impl GoalField {
         field.moves[slot] = FROM_GOAL;
         field.open.push(0, slot as u32);
         Ok(field)
-    }
-
-    /// The same field with a memory limit of `max_bytes` (see [`GoalField`]'s memory section).
-    #[must_use]
-    pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
-        self.max_bytes = max_bytes;
-        self
     }
 
     /// The goal voxel.

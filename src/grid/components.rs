@@ -35,7 +35,7 @@ const NO_PIECE: u16 = u16::MAX;
 /// # Examples
 /// ```
 /// use glam::IVec3;
-/// use voxnav::{Components, Media, PathError, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// use voxnav::{Components, Media, PathError, PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(40)).unwrap();
 /// world.fill_voxels(IVec3::new(20, 0, 0), IVec3::new(20, 39, 39), Voxel::Solid).unwrap(); // sealed halves
 /// let mut islands = Components::new(&world, Media::ANY).unwrap();
@@ -43,14 +43,14 @@ const NO_PIECE: u16 = u16::MAX;
 /// assert_eq!(islands.connected(&world, a, b), Some(false));
 /// let mut finder = Pathfinder::new();
 /// let config = SearchConfig::default();
-/// let err = finder.find_voxel_path_with(&world, &islands, a, b, &config).unwrap_err();
+/// let err = finder.find(&world, Some(&islands), &PathRequest::new(a, b, config)).unwrap_err();
 /// assert_eq!(err, PathError::Unreachable { expanded: 0 }); // no search at all
 ///
 /// world.set(IVec3::new(20, 5, 5), Voxel::Air).unwrap(); // open a hole
 /// assert_eq!(islands.connected(&world, a, b), None); // stale: refresh first
 /// assert!(islands.update(&world).unwrap());
 /// assert_eq!(islands.connected(&world, a, b), Some(true));
-/// assert!(finder.find_voxel_path_with(&world, &islands, a, b, &config).is_ok());
+/// assert!(finder.find(&world, Some(&islands), &PathRequest::new(a, b, config)).is_ok());
 /// ```
 #[derive(Debug, Clone)]
 pub struct Components {

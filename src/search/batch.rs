@@ -1,54 +1,20 @@
-//! Many agents at once: [`find_paths`] solves a batch of queries, in parallel with the
-//! `parallel` feature (rayon), and [`PathRequest`] describes one query.
-
-use glam::IVec3;
+//! Many agents at once: [`find_paths`] solves a batch of [`PathRequest`]s, in parallel with
+//! the `parallel` feature (rayon).
 
 use crate::error::PathError;
 use crate::grid::components::Components;
 use crate::grid::world::VoxelWorld;
-use crate::search::config::SearchConfig;
 use crate::search::path::Path;
 use crate::search::pathfinder::Pathfinder;
-
-/// One path query: endpoints (voxels) and configuration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct PathRequest {
-    /// Start voxel.
-    pub start: IVec3,
-    /// Goal voxel.
-    pub goal: IVec3,
-    /// How to search.
-    pub config: SearchConfig,
-}
-
-impl PathRequest {
-    /// A request from `start` to `goal` with `config`.
-    #[must_use]
-    pub fn new(start: IVec3, goal: IVec3, config: SearchConfig) -> Self {
-        Self { start, goal, config }
-    }
-}
-
-fn solve(
-    finder: &mut Pathfinder,
-    world: &VoxelWorld,
-    components: Option<&Components>,
-    r: &PathRequest,
-) -> Result<Path, PathError> {
-    match components {
-        Some(c) => finder.find_voxel_path_with(world, c, r.start, r.goal, &r.config),
-        None => finder.find_voxel_path(world, r.start, r.goal, &r.config),
-    }
-}
+use crate::search::request::PathRequest;
 
 /// Solves every request on `world` and returns the results in request order.
 ///
 /// With the `parallel` feature (on by default) the requests are spread over rayon's thread
 /// pool, one [`Pathfinder`] per worker; without it they run one after another. Either way each
-/// result is exactly what [`Pathfinder::find_voxel_path`] (or, with `components`,
-/// [`Pathfinder::find_voxel_path_with`]) returns for that request alone: deterministic,
-/// whatever the thread count or timing. Run it inside `rayon::ThreadPool::install` to choose
-/// the threads.
+/// result is exactly what [`Pathfinder::find`] returns for that request alone (with the same
+/// `components`): deterministic, whatever the thread count or timing. Run it inside
+/// `rayon::ThreadPool::install` to choose the threads.
 ///
 /// # Errors
 /// Each result carries its own [`PathError`]; a bad request does not affect the others.
@@ -109,5 +75,5 @@ pub fn find_paths_sequential(
     requests: &[PathRequest],
 ) -> Vec<Result<Path, PathError>> {
     let mut finder = Pathfinder::new();
-    requests.iter().map(|r| solve(&mut finder, world, components, r)).collect()
+    requests.iter().map(|r| finder.find(world, components, r)).collect()
 }

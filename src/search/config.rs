@@ -11,17 +11,17 @@ use crate::search::heuristic::Heuristic;
 /// # Examples
 /// ```
 /// use glam::IVec3;
-/// use voxnav::{Algorithm, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// use voxnav::{Algorithm, PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(24, 8, 24)).unwrap();
 /// world.fill_voxels(IVec3::new(12, 0, 0), IVec3::new(12, 7, 20), Voxel::Solid).unwrap();
 /// let mut finder = Pathfinder::new();
 /// let (s, g) = (IVec3::new(2, 3, 2), IVec3::new(20, 3, 3));
-/// let astar = finder.find_voxel_path(&world, s, g, &SearchConfig::default()).unwrap();
+/// let astar = finder.find(&world, None, &PathRequest::new(s, g, SearchConfig::default())).unwrap();
 /// let jps = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
-/// let jps = finder.find_voxel_path(&world, s, g, &jps).unwrap();
+/// let jps = finder.find(&world, None, &PathRequest::new(s, g, jps)).unwrap();
 /// assert_eq!(jps.cost, astar.cost); // exact
 /// let budget = SearchConfig { algorithm: Algorithm::BUDGET, ..Default::default() };
-/// let fast = finder.find_voxel_path(&world, s, g, &budget).unwrap();
+/// let fast = finder.find(&world, None, &PathRequest::new(s, g, budget)).unwrap();
 /// assert!(fast.cost as f64 <= fast.stats.weight as f64 / 100.0 * astar.cost as f64); // its own bound
 /// assert!(fast.stats.weight >= 110);
 /// ```
@@ -116,14 +116,14 @@ impl Algorithm {
 /// # Examples
 /// ```
 /// use glam::IVec3;
-/// use voxnav::{Fallback, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// use voxnav::{Fallback, PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(12)).unwrap();
 /// world.fill_voxels(IVec3::new(8, 0, 0), IVec3::new(8, 11, 11), Voxel::Solid).unwrap(); // a sealing wall
 /// let mut finder = Pathfinder::new();
 /// let (s, g) = (IVec3::new(2, 5, 5), IVec3::new(10, 5, 5));
-/// assert!(finder.find_voxel_path(&world, s, g, &SearchConfig::default()).is_err());
+/// assert!(finder.find(&world, None, &PathRequest::new(s, g, SearchConfig::default())).is_err());
 /// let config = SearchConfig { fallback: Fallback::Closest, ..Default::default() };
-/// let path = finder.find_voxel_path(&world, s, g, &config).unwrap();
+/// let path = finder.find(&world, None, &PathRequest::new(s, g, config)).unwrap();
 /// assert_eq!(path.voxels.last(), Some(&IVec3::new(7, 5, 5))); // as close as it gets
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

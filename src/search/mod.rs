@@ -1,13 +1,15 @@
 //! Path searches over a [`VoxelWorld`](crate::VoxelWorld) and their configuration.
 //!
 //! Bottom up, each file importing only those below it: a query's settings ([`costs`],
-//! [`heuristic`], [`config`]); per-search tables ([`nodes`], [`radix_heap`], [`open_list`],
-//! [`closest`], [`canonical`], [`memory`]) and the result ([`path`]); the two engines, both on
-//! the same node store and open list: [`astar`], the one A* (exact, weighted, the budget
-//! mode's phases, the closest-voxel fallback's searches, repairs' canonical detours), and
-//! [`jps`], jump point search; [`dispatch`], which runs a query's phases on them (the budget
-//! schedule, the race of two jump searches, the closest-voxel fallback); [`pathfinder`]'s
-//! `Pathfinder`, the one way in; over it [`batch`], [`queue`], [`repair`] and [`labels`].
+//! [`heuristic`], [`config`]) and its description ([`request`]); per-search tables ([`nodes`],
+//! [`radix_heap`], [`open_list`], [`closest`], [`canonical`], [`memory`]) and the result
+//! ([`path`]); the two engines, both on the same node store and open list: [`astar`], the one
+//! A* (exact, weighted, the budget mode's phases, the closest-voxel fallback's searches,
+//! repairs' canonical detours), and [`jps`], jump point search; [`dispatch`], which runs a
+//! query's phases on them (the budget schedule, the race of two jump searches, the
+//! closest-voxel fallback); [`labels`], what connectivity labels say of a query before it is
+//! searched; [`pathfinder`]'s `Pathfinder`, the one way in; over it [`batch`], [`queue`] and
+//! [`repair`].
 
 pub(crate) mod astar;
 pub(crate) mod batch;
@@ -27,6 +29,7 @@ pub(crate) mod pathfinder;
 pub(crate) mod queue;
 pub(crate) mod radix_heap;
 pub(crate) mod repair;
+pub(crate) mod request;
 
 pub use config::{Algorithm, CostModel, DiagonalRule, Fallback, SearchConfig};
 pub use heuristic::Heuristic;

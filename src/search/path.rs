@@ -126,10 +126,11 @@ impl Path {
     /// # Examples
     /// ```
     /// use glam::{IVec3, UVec3, Vec3};
-    /// use voxnav::{PathCheck, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+    /// use voxnav::{PathCheck, PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
     /// let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(20, 4, 4)).unwrap();
     /// let config = SearchConfig::default();
-    /// let path = Pathfinder::new().find_voxel_path(&world, IVec3::new(0, 1, 1), IVec3::new(19, 1, 1), &config).unwrap();
+    /// let request = PathRequest::new(IVec3::new(0, 1, 1), IVec3::new(19, 1, 1), config);
+    /// let path = Pathfinder::new().find(&world, None, &request).unwrap();
     /// assert_eq!(path.check(&world, &config), PathCheck::Valid);
     /// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 3, 3), Voxel::Solid).unwrap(); // a door closes
     /// let PathCheck::Broken { at } = path.check(&world, &config) else { panic!("the door blocks it") };

@@ -1,13 +1,16 @@
 //! [`Pathfinder`]: reusable search state over a [`VoxelWorld`], the one way in to every search.
 
-use glam::{IVec3, Vec3};
+use glam::IVec3;
 
 use crate::error::PathError;
+use crate::grid::components::Components;
 use crate::grid::world::VoxelWorld;
 use crate::search::config::{Algorithm, SearchConfig};
 use crate::search::dispatch::Dispatch;
+use crate::search::labels;
 use crate::search::memory::search_table_bytes;
 use crate::search::path::{Path, SearchStats, SearchStep};
+use crate::search::request::PathRequest;
 
 /// Reusable search state for A*, jump point search and the budget mode over a [`VoxelWorld`].
 ///
@@ -15,16 +18,21 @@ use crate::search::path::{Path, SearchStats, SearchStep};
 /// touches (for A*, about 9 bytes per voxel of each 16^3 chunk it enters, plus 8 bytes per
 /// world chunk for the page table), and the next query reuses it without reallocating.
 ///
+/// One way to search: [`find`](Self::find) a [`PathRequest`] at once, or
+/// [`begin`](Self::begin) it and [`advance`](Self::advance) it a slice at a time. See also
+/// [`find_paths`](crate::find_paths) (a batch across threads), [`PathQueue`](crate::PathQueue)
+/// (requests by priority within a per-frame budget) and [`repair_path`](Self::repair_path)
+/// (mending a path after an edit).
+///
 /// # Examples
 /// ```
 /// use glam::IVec3;
-/// use voxnav::{Pathfinder, SearchConfig, Voxel, VoxelWorld};
+/// use voxnav::{PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
 /// let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(20, 10, 20)).unwrap();
 /// world.fill_voxels(IVec3::new(10, 0, 0), IVec3::new(10, 9, 18), Voxel::Solid).unwrap(); // a wall
 /// let mut finder = Pathfinder::new();
-/// let path = finder
-///     .find_voxel_path(&world, IVec3::new(2, 5, 2), IVec3::new(18, 5, 2), &SearchConfig::default())
-///     .unwrap();
+/// let request = PathRequest::new(IVec3::new(2, 5, 2), IVec3::new(18, 5, 2), SearchConfig::default());
+/// let path = finder.find(&world, None, &request).unwrap();
 /// assert_eq!(path.voxels.first(), Some(&IVec3::new(2, 5, 2)));
 /// assert!(path.voxels.iter().all(|&v| !world.is_blocked(v)));
 /// ```
@@ -41,48 +49,38 @@ impl Pathfinder {
         Self::default()
     }
 
-    /// Finds a path between two world-space points: from the voxel containing `start` to the
-    /// voxel containing `goal`. See [`find_voxel_path`](Self::find_voxel_path).
-    ///
-    /// # Errors
-    /// [`PathError::NonFinite`] for a NaN or infinite coordinate, else as
-    /// [`find_voxel_path`](Self::find_voxel_path).
-    pub fn find_path(
-        &mut self,
-        world: &VoxelWorld,
-        start: Vec3,
-        goal: Vec3,
-        config: &SearchConfig,
-    ) -> Result<Path, PathError> {
-        let (start, goal) = endpoint_voxels(world, start, goal)?;
-        self.find_voxel_path(world, start, goal, config)
-    }
-
     /// Finds a cheapest path (optimal with [`Heuristic::Octile`](crate::Heuristic::Octile) or
-    /// [`Heuristic::Zero`](crate::Heuristic::Zero)) from voxel `start` to voxel `goal`.
+    /// [`Heuristic::Zero`](crate::Heuristic::Zero)) from `request`'s start voxel to its goal
+    /// voxel (a world-space [`Endpoint`](crate::Endpoint) stands for the voxel containing it).
+    ///
+    /// With `components`, the connectivity labels are asked first: a goal in another component
+    /// than the start fails at once with `Unreachable { expanded: 0 }` (or, with
+    /// [`Fallback::Closest`](crate::Fallback::Closest), the search heads straight for the
+    /// closest reachable voxel). Labels that are stale or for other media or another diagonal
+    /// rule are ignored (see [`Components::applies_to`]): the search then runs as usual.
     ///
     /// Deterministic: the same world and query give the same path on every run and platform.
     ///
     /// # Errors
-    /// [`PathError::InvalidCosts`], [`PathError::StartOutOfBounds`],
-    /// [`PathError::GoalOutOfBounds`], [`PathError::StartBlocked`], [`PathError::GoalBlocked`],
+    /// [`PathError::NonFinite`], [`PathError::InvalidCosts`], [`PathError::InvalidConfig`],
+    /// [`PathError::StartOutOfBounds`], [`PathError::GoalOutOfBounds`],
+    /// [`PathError::StartBlocked`], [`PathError::GoalBlocked`], [`PathError::MemoryLimit`],
     /// [`PathError::Unreachable`], [`PathError::BudgetExhausted`].
-    pub fn find_voxel_path(
+    pub fn find(
         &mut self,
         world: &VoxelWorld,
-        start: IVec3,
-        goal: IVec3,
-        config: &SearchConfig,
+        components: Option<&Components>,
+        request: &PathRequest,
     ) -> Result<Path, PathError> {
-        self.begin(world, start, goal, config)?;
+        self.begin(world, components, request)?;
         self.run_to_end(world)
     }
 
-    /// A cheapest path like [`find_voxel_path`](Self::find_voxel_path) with A* (whatever
-    /// `config`'s algorithm), trying from each voxel only its *canonical* successors (the
-    /// pruning rule of jump point search, without the jumps): in open space one to seven moves
-    /// instead of 26, the same cost. For short searches (a repair's detour), where jump point
-    /// search's scan setup does not pay. Media with prices search every move.
+    /// A cheapest path like [`find`](Self::find) with A* (whatever `config`'s algorithm),
+    /// trying from each voxel only its *canonical* successors (the pruning rule of jump point
+    /// search, without the jumps): in open space one to seven moves instead of 26, the same
+    /// cost. For short searches (a repair's detour), where jump point search's scan setup does
+    /// not pay. Media with prices search every move.
     pub(crate) fn find_detour(
         &mut self,
         world: &VoxelWorld,
@@ -96,7 +94,7 @@ impl Pathfinder {
     }
 
     /// Advances the begun search until it finds the goal or fails.
-    pub(crate) fn run_to_end(&mut self, world: &VoxelWorld) -> Result<Path, PathError> {
+    fn run_to_end(&mut self, world: &VoxelWorld) -> Result<Path, PathError> {
         loop {
             match self.advance(world, usize::MAX) {
                 SearchStep::Found(path) => return Ok(path),
@@ -106,21 +104,30 @@ impl Pathfinder {
         }
     }
 
-    /// Starts a search that [`advance`](Self::advance) carries out, a slice at a time.
+    /// Starts the search for `request` (asking `components` first, as [`find`](Self::find)
+    /// does) that [`advance`](Self::advance) carries out, a slice at a time.
     ///
     /// # Errors
-    /// The endpoint and cost errors of [`find_voxel_path`](Self::find_voxel_path), at once.
+    /// The endpoint, configuration and memory errors of [`find`](Self::find), at once, and
+    /// [`PathError::Unreachable`] when `components` answer.
     pub fn begin(
         &mut self,
         world: &VoxelWorld,
-        start: IVec3,
-        goal: IVec3,
-        config: &SearchConfig,
+        components: Option<&Components>,
+        request: &PathRequest,
     ) -> Result<(), PathError> {
-        self.begin_query(world, start, goal, config, false)
+        let (start, goal) = request.voxels(world)?;
+        match components {
+            Some(components) => {
+                let (goal, config) = labels::aim(components, world, start, goal, &request.config)?;
+                self.begin_query(world, start, goal, &config, false)
+            }
+            None => self.begin_query(world, start, goal, &request.config, false),
+        }
     }
 
-    /// [`begin`](Self::begin); `canonical`: a detour (see [`find_detour`](Self::find_detour)).
+    /// [`begin`](Self::begin) between two voxels, without labels; `canonical`: a detour (see
+    /// [`find_detour`](Self::find_detour)).
     fn begin_query(
         &mut self,
         world: &VoxelWorld,
@@ -159,9 +166,26 @@ impl Pathfinder {
     /// [`PathError::WorldChanged`].
     ///
     /// Returns [`SearchStep::Pending`] while the search goes on; the result is the same as
-    /// [`find_voxel_path`](Self::find_voxel_path)'s, however it is sliced. After a
-    /// `Found`/`Failed` step, or with no search begun, it returns
-    /// `Failed(PathError::Unreachable)` until the next `begin`.
+    /// [`find`](Self::find)'s, however it is sliced. After a `Found`/`Failed` step, or with no
+    /// search begun, it returns `Failed(PathError::Unreachable)` until the next `begin`.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::IVec3;
+    /// use voxnav::{PathRequest, Pathfinder, SearchConfig, SearchStep, VoxelWorld};
+    /// let world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(32)).unwrap();
+    /// let request = PathRequest::new(IVec3::ZERO, IVec3::splat(31), SearchConfig::default());
+    /// let mut finder = Pathfinder::new();
+    /// finder.begin(&world, None, &request).unwrap();
+    /// let path = loop {
+    ///     match finder.advance(&world, 10) {
+    ///         SearchStep::Pending => {} // the next frame
+    ///         SearchStep::Found(path) => break path,
+    ///         SearchStep::Failed(e) => panic!("{e}"),
+    ///     }
+    /// };
+    /// assert_eq!(Ok(path), Pathfinder::new().find(&world, None, &request));
+    /// ```
     pub fn advance(&mut self, world: &VoxelWorld, budget: usize) -> SearchStep {
         self.run.advance(world, budget)
     }
@@ -179,23 +203,10 @@ impl Pathfinder {
     }
 }
 
-/// The voxels of two world-space endpoints.
-///
-/// # Errors
-/// [`PathError::NonFinite`] naming the first endpoint with a NaN or infinite coordinate.
-pub(crate) fn endpoint_voxels(world: &VoxelWorld, start: Vec3, goal: Vec3) -> Result<(IVec3, IVec3), PathError> {
-    if !start.is_finite() {
-        return Err(PathError::NonFinite { which: "start" });
-    }
-    if !goal.is_finite() {
-        return Err(PathError::NonFinite { which: "goal" });
-    }
-    Ok((world.voxel_at(start), world.voxel_at(goal)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     /// The canonical detour search against plain A* (exact) on sparse seeded worlds full of
     /// equal-cost ties: from one start to every voxel, the same cost, and a path whenever A*
@@ -228,7 +239,7 @@ mod tests {
                 for y in 0..d.y {
                     for x in 0..d.x {
                         let b = IVec3::new(x, y, z);
-                        let want = plain.find_voxel_path(&world, a, b, &config).map(|p| p.cost);
+                        let want = plain.find(&world, None, &PathRequest::new(a, b, config)).map(|p| p.cost);
                         let got = canonical.find_detour(&world, a, b, &config).map(|p| p.cost);
                         assert_eq!(got, want, "world {i}: {a} -> {b}, {diagonal:?}, {costs:?}");
                         compared += usize::from(want.is_ok());

@@ -6,10 +6,9 @@ use std::time::Instant;
 use crate::error::PathError;
 use crate::grid::components::Components;
 use crate::grid::world::VoxelWorld;
-use crate::search::batch::PathRequest;
-use crate::search::path::Path;
-use crate::search::path::SearchStep;
+use crate::search::path::{Path, SearchStep};
 use crate::search::pathfinder::Pathfinder;
+use crate::search::request::PathRequest;
 
 /// Identifies a request given to [`PathQueue::push`]; tickets are never reused by a queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -149,8 +148,8 @@ impl PathQueue {
     /// frame, in the order they finished.
     ///
     /// # Errors
-    /// Each finished request carries its own result; errors are those of
-    /// [`Pathfinder::find_voxel_path`].
+    /// Each finished request carries its own result; errors are those of [`Pathfinder::find`]
+    /// (with the same `components`).
     pub fn update(
         &mut self,
         world: &VoxelWorld,
@@ -197,12 +196,7 @@ impl PathQueue {
             if !current {
                 // Begin (or begin again: the world changed since it was begun or paused).
                 let mut finder = entry.search.take().map(|(f, _)| f).or_else(|| self.spare.pop()).unwrap_or_default();
-                let request = entry.request;
-                let begun = match components {
-                    Some(c) => finder.begin_with(world, c, request.start, request.goal, &request.config),
-                    None => finder.begin(world, request.start, request.goal, &request.config),
-                };
-                if let Err(e) = begun {
+                if let Err(e) = finder.begin(world, components, &entry.request) {
                     self.spare.push(finder);
                     done.push((entry.ticket, Err(e)));
                     left -= 1;

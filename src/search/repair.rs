@@ -9,6 +9,7 @@ use crate::grid::world::VoxelWorld;
 use crate::search::config::{Algorithm, SearchConfig};
 use crate::search::path::{Path, WorldStamp, step_edited_since, voxel_length};
 use crate::search::pathfinder::Pathfinder;
+use crate::search::request::PathRequest;
 
 /// Voxels of the old path given back to the detour on each side of the broken stretch. Tuned
 /// on the tuning half of the Warframe maps (`docs/living-worlds.md`): the smallest margin
@@ -39,11 +40,12 @@ impl Pathfinder {
     /// # Examples
     /// ```
     /// use glam::{IVec3, UVec3, Vec3};
-    /// use voxnav::{PathCheck, Pathfinder, SearchConfig, Voxel, VoxelWorld};
+    /// use voxnav::{PathCheck, PathRequest, Pathfinder, SearchConfig, Voxel, VoxelWorld};
     /// let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(30, 8, 8)).unwrap();
     /// let config = SearchConfig::default();
     /// let mut finder = Pathfinder::new();
-    /// let path = finder.find_voxel_path(&world, IVec3::new(0, 3, 3), IVec3::new(29, 3, 3), &config).unwrap();
+    /// let request = PathRequest::new(IVec3::new(0, 3, 3), IVec3::new(29, 3, 3), config);
+    /// let path = finder.find(&world, None, &request).unwrap();
     /// world.fill_voxels(IVec3::new(14, 2, 2), IVec3::new(16, 4, 4), Voxel::Solid).unwrap(); // a block drops
     /// assert!(matches!(path.check(&world, &config), PathCheck::Broken { .. }));
     /// let mended = finder.repair_path(&world, &path, 5, &config).unwrap();
@@ -102,7 +104,7 @@ impl Pathfinder {
         // scan setup there; the bounded-suboptimal modes keep their own search.
         let detour = match config.algorithm {
             Algorithm::Jps | Algorithm::AStar => self.find_detour(world, rest[leave], rest[rejoin], config),
-            _ => self.find_voxel_path(world, rest[leave], rest[rejoin], config),
+            _ => self.find(world, None, &PathRequest::new(rest[leave], rest[rejoin], *config)),
         };
         match detour {
             Ok(detour) => {
@@ -112,7 +114,7 @@ impl Pathfinder {
                 mended.extend_from_slice(&rest[rejoin + 1..]);
                 Ok(spliced(world, config, mended, detour.stats))
             }
-            Err(PathError::Unreachable { .. }) => self.find_voxel_path(world, rest[0], goal, config),
+            Err(PathError::Unreachable { .. }) => self.find(world, None, &PathRequest::new(rest[0], goal, *config)),
             Err(e) => Err(e),
         }
     }

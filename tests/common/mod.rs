@@ -344,7 +344,7 @@ pub fn random_case(seed: u64, media: Media) -> Option<(VoxelWorld, Path)> {
     let mut finder = Pathfinder::new();
     for _ in 0..20 {
         let (s, g) = (pick(&mut rng), pick(&mut rng));
-        if let Ok(path) = finder.find_voxel_path(&world, s, g, &config) {
+        if let Ok(path) = finder.find(&world, None, &PathRequest::new(s, g, config)) {
             return Some((world, path));
         }
     }

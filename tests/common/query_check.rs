@@ -131,16 +131,11 @@ pub fn check_query(data: &[u8]) -> Outcome {
     };
 
     let mut finder = Pathfinder::new();
-    let begin = |finder: &mut Pathfinder| match &labels {
-        Some(c) => finder.begin_with(&world, c, start, goal, &config),
-        None => finder.begin(&world, start, goal, &config),
-    };
+    let request = PathRequest::new(start, goal, config);
+    let begin = |finder: &mut Pathfinder| finder.begin(&world, labels.as_ref(), &request);
     let mut out = Outcome::default();
     let result = match run {
-        Run::Once => match &labels {
-            Some(c) => finder.find_voxel_path_with(&world, c, start, goal, &config),
-            None => finder.find_voxel_path(&world, start, goal, &config),
-        },
+        Run::Once => finder.find(&world, labels.as_ref(), &request),
         Run::Sliced(n) => begin(&mut finder).and_then(|()| {
             loop {
                 match finder.advance(&world, n) {
