@@ -17,7 +17,7 @@ pub(crate) struct FrameClock {
 impl FrameClock {
     /// When the plugin's work must stop this frame (`None`: no time budget): a tenth of the
     /// budget is kept back for what follows its last system (its commands being applied, the
-    /// schedule's hand-over), measured at 50-160 us a frame with 100 agents.
+    /// schedule's hand-over; docs/bevy.md has its measured size).
     pub(crate) fn deadline(&self, settings: &NavSettings) -> Option<Instant> {
         let budget = settings.time_budget?;
         Some(self.started.unwrap_or_else(Instant::now) + budget.mul_f32(0.9))
