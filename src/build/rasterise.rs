@@ -168,7 +168,7 @@ pub(crate) fn rasterise(mesh: &TriangleMesh, grid: &Grid) -> Bits {
         region.merge(&mut target);
         return out;
     }
-    let mut all = Vec::new();
+    let mut all = Vec::with_capacity(mesh.triangles.len());
     shapes(mesh, grid, |shape| all.push(shape));
     let slab = (dims.z + regions - 1) / regions;
     let run = |(r, (rows, columns)): (usize, (&mut [u64], &mut [u64]))| {
