@@ -31,12 +31,7 @@ fn compare(tris: &[[Vec3; 3]]) -> (u64, u64) {
 /// [`compare`] for a mesh (shared vertices allowed).
 fn compare_mesh(solid: TriangleMesh) -> (u64, u64) {
     let tris: Vec<[Vec3; 3]> = solid.triangles.iter().map(|t| t.map(|i| solid.positions[i as usize])).collect();
-    let level = LevelMesh { solid, water: TriangleMesh::default() };
-    // A far corner pins the grid to 0..12 on every axis.
-    let mut level = level;
-    level.solid.append([Vec3::splat(9.5); 3], &[[0, 1, 2]]);
-    let config = LevelConfig { voxel_size: 1.0, origin: Some(Vec3::ZERO), fill_interiors: false, ..Default::default() };
-    let built = build_level(&level, &config).unwrap();
+    let (level, built) = pinned(solid);
     let world = &built.world;
     assert_eq!(world.dims(), glam::UVec3::splat(12));
     let mut exact = 0;
@@ -56,6 +51,22 @@ fn compare_mesh(solid: TriangleMesh) -> (u64, u64) {
         }
     }
     (built.stats.surface_voxels - 1, exact - 1)
+}
+
+/// The surface of `solid` and a point triangle at 9.5 (a far corner that pins the grid to
+/// 0..12 on every axis), built at voxel 1 from the origin.
+fn pinned(solid: TriangleMesh) -> (LevelMesh, voxnav::LevelBuild) {
+    let mut level = LevelMesh { solid, water: TriangleMesh::default() };
+    level.solid.append([Vec3::splat(9.5); 3], &[[0, 1, 2]]);
+    let config = LevelConfig { voxel_size: 1.0, origin: Some(Vec3::ZERO), fill_interiors: false, ..Default::default() };
+    let built = build_level(&level, &config).unwrap();
+    (level, built)
+}
+
+/// A seeded coordinate in 1..8.9, snapped to a voxel or half-voxel plane with probability `snap`.
+fn coordinate(r: &mut rand::rngs::StdRng, snap: f64) -> f32 {
+    let c = r.random_range(1.0f32..8.9);
+    if r.random_bool(snap) { (c * 2.0).round() / 2.0 } else { c }
 }
 
 #[test]
@@ -109,10 +120,7 @@ fn slivers_are_their_longest_edge_widened_by_their_thickness() {
     let mut r = rng(2718);
     let (mut n, mut exact) = (0, 0);
     for i in 0..400 {
-        let mut p = || {
-            let c = r.random_range(1.0f32..8.9);
-            if r.random_bool(0.3) { (c * 2.0).round() / 2.0 } else { c }
-        };
+        let mut p = || coordinate(&mut r, 0.3);
         let (a, b) = (Vec3::new(p(), p(), p()), Vec3::new(p(), p(), p()));
         // A third corner on the edge (or at an end), pushed off it by up to 1e-3 voxels.
         let t = [0.0, 0.5, 0.25, 1.0][i % 4];
@@ -140,10 +148,8 @@ fn slivers_are_their_longest_edge_widened_by_their_thickness() {
 /// Voxels of the 12^3 grid of [`compare`] (without the pin's) whose box widened by `r` meets
 /// the triangle, and that are set: asserts every set voxel is among them and counts them.
 fn widened_count(tri: &[Vec3; 3], r: f64) -> u64 {
-    let mut level = LevelMesh { solid: mesh(&[*tri]), water: TriangleMesh::default() };
-    level.solid.append([Vec3::splat(9.5); 3], &[[0, 1, 2]]);
-    let config = LevelConfig { voxel_size: 1.0, origin: Some(Vec3::ZERO), fill_interiors: false, ..Default::default() };
-    let world = build_level(&level, &config).unwrap().world;
+    let (_, built) = pinned(mesh(&[*tri]));
+    let world = built.world;
     let p = tri.map(Vec3::as_dvec3);
     let mut count = 0;
     for z in 0..12 {
@@ -169,11 +175,8 @@ fn random_triangles_are_never_missed_and_rarely_overcounted() {
     let mut r = rng(1313);
     let (mut n, mut exact) = (0, 0);
     for _ in 0..300 {
-        let mut p = || {
-            // Half the coordinates snapped to voxel or half-voxel planes, to provoke ties.
-            let c = r.random_range(1.0f32..8.9);
-            if r.random_bool(0.5) { (c * 2.0).round() / 2.0 } else { c }
-        };
+        // Half the coordinates snapped to voxel or half-voxel planes, to provoke ties.
+        let mut p = || coordinate(&mut r, 0.5);
         let t = [Vec3::new(p(), p(), p()), Vec3::new(p(), p(), p()), Vec3::new(p(), p(), p())];
         let (a, b) = compare(&[t]);
         n += a;

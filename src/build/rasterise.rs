@@ -112,32 +112,36 @@ const ORDER_INDEX: [[usize; 3]; 3] = [[0, 1, 0], [3, 0, 2], [5, 4, 0]];
 #[inline]
 fn order_of(n: DVec3) -> usize {
     let n = n.abs();
-    let run = if n.x <= n.y && n.x <= n.z {
-        0
-    } else if n.y <= n.z {
-        1
-    } else {
-        2
-    };
-    let (a, b) = ((run + 1) % 3, (run + 2) % 3);
-    let layer = if at(n, a) >= at(n, b) { a } else { b };
-    ORDER_INDEX[run][layer]
+    let run = smallest_axis(n);
+    ORDER_INDEX[run][larger_other(n, run)]
 }
 
 /// The order for a segment of extents `e`: runs along its longest extent, layers across its
 /// shortest (so it spans few layers and rows, and long runs).
 #[inline]
 fn order_by_extent(e: DVec3) -> usize {
-    let layer = if e.x <= e.y && e.x <= e.z {
+    let layer = smallest_axis(e);
+    ORDER_INDEX[larger_other(e, layer)][layer]
+}
+
+/// The axis of `v`'s smallest component (the first of equal ones).
+#[inline]
+fn smallest_axis(v: DVec3) -> usize {
+    if v.x <= v.y && v.x <= v.z {
         0
-    } else if e.y <= e.z {
+    } else if v.y <= v.z {
         1
     } else {
         2
-    };
-    let (a, b) = ((layer + 1) % 3, (layer + 2) % 3);
-    let run = if at(e, a) >= at(e, b) { a } else { b };
-    ORDER_INDEX[run][layer]
+    }
+}
+
+/// Of the two axes other than `axis`, the one of `v`'s larger component (the first of equal
+/// ones, in the order after `axis`).
+#[inline]
+fn larger_other(v: DVec3, axis: usize) -> usize {
+    let (a, b) = ((axis + 1) % 3, (axis + 2) % 3);
+    if at(v, a) >= at(v, b) { a } else { b }
 }
 
 /// Every voxel of `grid` that a triangle of `mesh` touches (triangles naming a missing vertex
