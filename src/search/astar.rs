@@ -8,9 +8,11 @@
 //! Node state lives in a paged [`NodeStore`] (best cost and one byte of flags and parent move
 //! per voxel, 16^3 chunks a page), and the open list is an [`OpenList`]: the monotone radix
 //! heap for exact searches (newest first among equal `f`), a binary heap on `(f, g)` for
-//! weighted ones, whose keys `g + h * weight / 100` are not monotone. A weighted search reopens
-//! an expanded node reached again more cheaply, so when its open list runs dry every cost it
-//! holds is exact; an exact search with a consistent heuristic never finds one.
+//! weighted ones, whose keys `g + h * weight / 100` are not monotone. Every search expands a
+//! voxel at most once, a weighted one too: with a consistent heuristic its path stays within
+//! its weight of the optimum without reopening (Likhachev, Gordon and Thrun 2003, on ARA*), and
+//! a goal it cannot reach costs one pass over what it can (reopening cost up to 7 passes on a
+//! sealed room: 15.8 M expansions for 2.1 M voxels).
 
 use glam::IVec3;
 
@@ -159,8 +161,7 @@ impl AStar {
         out
     }
 
-    /// The search loop; `WEIGHTED`: weighted keys, and expanded nodes reopen when reached more
-    /// cheaply.
+    /// The search loop; `WEIGHTED`: weighted keys.
     fn run<const WEIGHTED: bool>(
         &mut self,
         world: &VoxelWorld,
@@ -226,8 +227,8 @@ impl AStar {
                 let ns = self.nodes.neighbour(slot, inside, n, m);
                 let info = self.nodes.rec.info[ns];
                 let ng = g + cost;
-                // Expanded: settled, unless a weighted search reaches it more cheaply.
-                if info & CLOSED != 0 && (!WEIGHTED || ng >= self.nodes.rec.g[ns]) {
+                // Expanded: settled (a weighted search too, see the module's docs).
+                if info & CLOSED != 0 {
                     continue;
                 }
                 if info & OPEN == 0 || ng < self.nodes.rec.g[ns] {
@@ -300,14 +301,14 @@ mod tests {
     use crate::medium::Voxel;
     use crate::search::config::{CostModel, DiagonalRule};
 
-    /// A weighted search toward a walled-in goal runs its open list dry; having reopened every
-    /// voxel reached more cheaply, it then holds each voxel it reached at its exact cost (an
-    /// exact search to that voxel's).
+    /// A weighted search toward a walled-in goal runs its open list dry having expanded each
+    /// voxel it reached once: its expansions are exactly the voxels it closed, and the same
+    /// as an exact search's (which closes every voxel reachable from the start).
     #[test]
-    fn a_weighted_search_that_runs_dry_holds_exact_costs() {
+    fn a_weighted_search_that_runs_dry_expands_each_voxel_once() {
         let mut rng = crate::grid::seeded::Rng(0xA57A_5EED);
         let (mut weighted, mut exact) = (AStar::default(), AStar::default());
-        let (mut checked, mut expanded_again) = (0, 0);
+        let mut checked = 0;
         for world_index in 0..60 {
             let dims = glam::UVec3::new(6 + rng.below(7), 5 + rng.below(5), 6 + rng.below(7));
             let density = 10 + rng.below(25);
@@ -328,25 +329,22 @@ mod tests {
             let config = SearchConfig { diagonal, costs, ..Default::default() };
             weighted.begin(&world, start, goal, &config, 100 + 50 * (1 + world_index as u32 % 8), false);
             assert!(matches!(weighted.advance(&world, usize::MAX), Err(PathError::Unreachable { .. })));
+            exact.begin(&world, start, goal, &config, 100, false);
+            assert!(matches!(exact.advance(&world, usize::MAX), Err(PathError::Unreachable { .. })));
             let mut closed = 0;
             for z in 0..dims.z as i32 {
                 for y in 0..dims.y as i32 {
                     for x in 0..dims.x as i32 {
                         let v = IVec3::new(x, y, z);
-                        let Some(slot) = weighted.nodes.find(v).filter(|&s| weighted.nodes.rec.info[s] != 0) else {
-                            continue;
-                        };
-                        exact.begin(&world, start, v, &config, 100, false);
-                        let best = exact.advance(&world, usize::MAX).expect("reached").expect("found");
-                        assert_eq!(weighted.nodes.rec.g[slot], best.cost, "world {world_index}: {start} -> {v}");
-                        checked += 1;
-                        closed += usize::from(weighted.nodes.rec.info[slot] & CLOSED != 0);
+                        let slot = weighted.nodes.find(v).filter(|&s| weighted.nodes.rec.info[s] & CLOSED != 0);
+                        closed += usize::from(slot.is_some());
                     }
                 }
             }
-            expanded_again += weighted.stats().expanded - closed;
+            assert_eq!(weighted.stats().expanded, closed, "world {world_index}");
+            assert_eq!(weighted.stats().expanded, exact.stats().expanded, "world {world_index}");
+            checked += closed;
         }
         assert!(checked > 10_000, "checked {checked}");
-        assert!(expanded_again > 100, "only {expanded_again} voxels expanded again");
     }
 }

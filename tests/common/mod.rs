@@ -4,6 +4,7 @@
 
 #![allow(dead_code, reason = "each test binary uses a different subset of the helpers")]
 
+pub mod adversarial;
 pub mod levels;
 pub mod query_check;
 pub mod tri_box;
