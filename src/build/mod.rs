@@ -1,10 +1,13 @@
 //! Building a [`VoxelWorld`](crate::VoxelWorld) from a level's triangle mesh, the Recast way:
-//! one file per stage, each with a plain input and output.
+//! one file per stage (a folder for a stage of several concepts), each with a plain input and
+//! output.
 //!
 //! load ([`load`], then `load_gltf` or `load_obj`, into a [`mesh`]) -> rasterise
-//! ([`rasterise`]) -> water ([`water`]) -> interiors ([`interiors`]) -> write the world
-//! ([`level`]). Stages share only plain types (the meshes of [`mesh`], the bit
-//! grids of [`bits`]), never each other; [`level`] runs them in order.
+//! ([`rasterise`]: the stage in `rasterise/mod.rs`, what each triangle is scanned as in
+//! `shapes.rs`, the scan into runs in `scan.rs`, where runs go in `write.rs`) -> water
+//! ([`water`]) -> interiors ([`interiors`]) -> write the world ([`level`]). Stages share only
+//! plain types (the meshes of [`mesh`], the bit grids of [`bits`]), never each other; [`level`]
+//! runs them in order.
 
 pub(crate) mod bits;
 pub(crate) mod interiors;
