@@ -9,7 +9,8 @@
 //! `../shared/benchmarks/warframe`), solves every N-th problem (default 500) with A*, jump
 //! point search and the budget mode (`Algorithm::BUDGET`, `--weight` sets its first weight; precise costs), checks each length against the
 //! scenario's optimum, and prints one `row` line per map and algorithm (median / p99 / max
-//! microseconds and expanded nodes, total milliseconds and expansions, mean and max excess) plus
+//! microseconds and expanded nodes, total milliseconds and expansions, voxels swept and chunks
+//! scanned by jump point search, mean and max excess) plus
 //! the speed-up of JPS over A*. `--closest` adds a fourth run, A* with `Fallback::Closest` (the
 //! same path and cost as A* when the goal is reachable, as on every benchmark problem). Exits
 //! non-zero if an exact mode returns a non-optimal length.
@@ -27,6 +28,9 @@ struct Run {
     fallback: Fallback,
     micros: Vec<u128>,
     expanded: Vec<usize>,
+    /// Voxels swept and chunks scanned (jump point search).
+    swept: Vec<usize>,
+    chunks: Vec<usize>,
     excess: Vec<f64>,
     wrong: usize,
 }
@@ -75,7 +79,7 @@ fn main() -> ExitCode {
         .collect();
     names.sort();
     let mut failed = false;
-    let mut csv_out = String::from("map,index,algorithm,optimal,length,expanded,micros\n");
+    let mut csv_out = String::from("map,index,algorithm,optimal,length,expanded,swept,chunks,micros\n");
     for name in names {
         let world = match VoxelWorld::load_3dmap(format!("{dir}/maps/{name}.3dmap")) {
             Ok(w) => w,
@@ -106,6 +110,8 @@ fn main() -> ExitCode {
             fallback,
             micros: vec![],
             expanded: vec![],
+            swept: vec![],
+            chunks: vec![],
             excess: vec![],
             wrong: 0,
         })
@@ -126,6 +132,8 @@ fn main() -> ExitCode {
                 match result {
                     Ok(path) => {
                         run.expanded.push(path.stats.expanded);
+                        run.swept.push(path.stats.swept);
+                        run.chunks.push(path.stats.chunks_scanned);
                         let excess = (path.length - p.optimal_length) / p.optimal_length.max(1e-9);
                         run.excess.push(excess.max(0.0));
                         if run.algorithm.suboptimality_bound() == 1.0 && (path.length - p.optimal_length).abs() > 1e-6 {
@@ -134,8 +142,13 @@ fn main() -> ExitCode {
                         }
                         let _ = writeln!(
                             csv_out,
-                            "{name},{index},{},{:.8},{:.8},{},{us}",
-                            run.name, p.optimal_length, path.length, path.stats.expanded
+                            "{name},{index},{},{:.8},{:.8},{},{},{},{us}",
+                            run.name,
+                            p.optimal_length,
+                            path.length,
+                            path.stats.expanded,
+                            path.stats.swept,
+                            path.stats.chunks_scanned
                         );
                     }
                     Err(e) => {
@@ -153,8 +166,8 @@ fn main() -> ExitCode {
             let max_excess = run.excess.iter().copied().fold(0.0, f64::max);
             let mut line = format!(
                 "row map={name} algorithm={} problems={} wrong={} total_ms={:.1} median_us={} p99_us={} max_us={} \
-                 median_expanded={} p99_expanded={} max_expanded={} total_expanded={} mean_excess={mean_excess:.6} \
-                 max_excess={max_excess:.6}",
+                 median_expanded={} p99_expanded={} max_expanded={} total_expanded={} median_swept={} \
+                 total_swept={} median_chunks={} total_chunks={} mean_excess={mean_excess:.6} max_excess={max_excess:.6}",
                 run.name,
                 problems.len(),
                 run.wrong,
@@ -166,6 +179,10 @@ fn main() -> ExitCode {
                 pct(&run.expanded, 0.99),
                 run.expanded.iter().max().copied().unwrap_or(0),
                 run.expanded.iter().sum::<usize>(),
+                pct(&run.swept, 0.5),
+                run.swept.iter().sum::<usize>(),
+                pct(&run.chunks, 0.5),
+                run.chunks.iter().sum::<usize>(),
             );
             if astar_total > 0 && run.name != "astar" {
                 let _ = write!(

@@ -117,33 +117,20 @@ impl ScanCache {
             self.events[start..start + PAGE].fill(0);
             return page;
         }
-        let (base, dims) = (cc << CHUNK_SHIFT, self.dims);
+        let base = cc << CHUNK_SHIFT;
         // An agent with clearance: the solid voxels dilated by its radius, in one pass over the
         // chunk and its halo (row index `halo_index(ly, lz)`).
         let mut near = [0u32; HALO * HALO];
         if pass.radius() > 0 {
             world.near_solid_rows(base - 1, IVec3::splat(HALO as i32), i32::from(pass.radius()), &mut near);
         }
-        let pass = pass.media_only();
         // Rows of 18 bits (bit `l + 1` for local coordinate `l` in -1..=16) along each axis,
         // at lateral local coordinates `(u, v)` in -1..=16 (index `halo_index(u, v)`).
         let mut ext = [[0u32; HALO * HALO]; 3];
+        world.blocked_halo_rows(cc, pass, &mut ext[0]);
         for lz in -1..=CHUNK {
             for ly in -1..=CHUNK {
-                let (y, z) = (base.y + ly, base.z + lz);
-                let w = if y < 0 || z < 0 || y >= dims.y || z >= dims.z {
-                    (1 << HALO) - 1
-                } else {
-                    let mid = u32::from(world.blocked_row16(cc.x, y, z, pass));
-                    let left =
-                        if cc.x > 0 { u32::from(world.blocked_row16(cc.x - 1, y, z, pass)) >> 15 & 1 } else { 1 };
-                    let right = if base.x + CHUNK < dims.x {
-                        u32::from(world.blocked_row16(cc.x + 1, y, z, pass)) & 1
-                    } else {
-                        1
-                    };
-                    left | mid << 1 | right << (CHUNK + 1)
-                } | near[halo_index(ly, lz)];
+                let w = ext[0][halo_index(ly, lz)] | near[halo_index(ly, lz)];
                 ext[0][halo_index(ly, lz)] = w;
                 let mut bits = w;
                 while bits != 0 {

@@ -21,6 +21,7 @@ use glam::IVec3;
 use crate::error::PathError;
 use crate::grid::moves::{OFFSETS, legal_moves};
 use crate::grid::pass::Pass;
+use crate::grid::scan::ScanCache;
 use crate::grid::world::VoxelWorld;
 use crate::search::astar::AStar;
 use crate::search::config::{Algorithm, DiagonalRule, Fallback, SearchConfig};
@@ -64,6 +65,9 @@ pub(crate) struct Dispatch {
     search: JumpSearch,
     /// The search from the goal back to the start, when the current phase races one.
     reverse: JumpSearch,
+    /// The straight-scan events both jump point searches read (kept across queries on the
+    /// same world and media, see [`ScanCache`]).
+    scans: ScanCache,
     racing: bool,
     /// Whose turn it is (`true`: the reverse search's) and the work left in it. Kept across
     /// calls, so that a time-sliced query takes the same turns as a one-shot one.
@@ -143,11 +147,11 @@ impl Dispatch {
         if self.racing {
             // The race counts the expansions of both sides against the query's budget.
             let config = SearchConfig { max_expansions: None, ..config };
-            self.search.begin(world, self.start, self.target, &config);
-            self.reverse.begin(world, self.target, self.start, &config);
+            self.search.begin(world, self.start, self.target, &config, &mut self.scans);
+            self.reverse.begin(world, self.target, self.start, &config, &mut self.scans);
             self.turn = (false, self.race_turns.map_or(LEAD, |t| t.0));
         } else if self.jump {
-            self.search.begin(world, self.start, self.target, &config);
+            self.search.begin(world, self.start, self.target, &config, &mut self.scans);
         } else {
             self.astar.begin(world, self.start, self.target, &config, self.weight, self.canonical);
         }
@@ -168,6 +172,8 @@ impl Dispatch {
             generated: s.generated + r.generated,
             peak_open: s.peak_open + r.peak_open,
             weight: s.weight,
+            swept: s.swept + r.swept,
+            chunks_scanned: s.chunks_scanned + r.chunks_scanned,
         }
     }
 
@@ -184,7 +190,7 @@ impl Dispatch {
             let (backward, turn_left) = self.turn;
             let side = if backward { &mut self.reverse } else { &mut self.search };
             let (before, work) = (side.stats().expanded, side.work());
-            let out = side.advance_within(world, n, work + turn_left);
+            let out = side.advance_within(world, n, work + turn_left, &mut self.scans);
             if n == 0 && matches!(out, Ok(None)) {
                 return if done >= max {
                     (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
@@ -236,7 +242,7 @@ impl Dispatch {
                         self.race(world, left)
                     } else if self.jump {
                         let before = self.search.stats().expanded;
-                        let out = self.search.advance(world, left.min(self.phase_left));
+                        let out = self.search.advance(world, left.min(self.phase_left), &mut self.scans);
                         (self.search.stats().expanded - before, out)
                     } else {
                         let before = self.astar.stats().expanded;
@@ -302,6 +308,8 @@ impl Dispatch {
             generated: self.carried.generated + s.generated,
             peak_open: self.carried.peak_open.max(s.peak_open),
             weight: self.weight,
+            swept: self.carried.swept + s.swept,
+            chunks_scanned: self.carried.chunks_scanned + s.chunks_scanned,
         }
     }
 
@@ -316,7 +324,11 @@ impl Dispatch {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.astar.heap_bytes() + self.search.heap_bytes() + self.reverse.heap_bytes() + self.flood.heap_bytes()
+        self.astar.heap_bytes()
+            + self.search.heap_bytes()
+            + self.reverse.heap_bytes()
+            + self.scans.heap_bytes()
+            + self.flood.heap_bytes()
     }
 }
 

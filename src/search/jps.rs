@@ -272,7 +272,6 @@ pub(crate) struct JumpSearch {
     stats: SearchStats,
     canon: Option<std::sync::Arc<Canon>>,
     q: Query,
-    cache: ScanCache,
     /// Size and revision of the world the search began on.
     world: (glam::UVec3, u64),
     /// Steps of the diagonal lines being swept (2-axis, 3-axis).
@@ -292,7 +291,16 @@ pub(crate) struct JumpSearch {
 impl JumpSearch {
     /// Starts a search; the endpoints and costs were validated by the caller, and moves cost
     /// the same whatever medium they enter (no [`priced_media`](SearchConfig::priced_media)).
-    pub(crate) fn begin(&mut self, world: &VoxelWorld, start: IVec3, goal: IVec3, config: &SearchConfig) {
+    /// `cache` holds the scan events its sweeps read: the two sides of a race share one, and
+    /// a query keeps what the last one read where it can ([`ScanCache::reset`]).
+    pub(crate) fn begin(
+        &mut self,
+        world: &VoxelWorld,
+        start: IVec3,
+        goal: IVec3,
+        config: &SearchConfig,
+        cache: &mut ScanCache,
+    ) {
         let pass = config.pass();
         if self.canon.as_ref().is_none_or(|c| c.rule != config.diagonal || c.costs != config.costs) {
             self.canon = Some(Canon::shared(config.diagonal, config.costs));
@@ -309,7 +317,7 @@ impl JumpSearch {
         // With a consistent heuristic `f` pops in non-decreasing order.
         self.open.clear(config.heuristic != crate::Heuristic::Manhattan);
         self.nodes.reset(world.dims());
-        self.cache.reset(world, pass);
+        cache.reset(world, pass);
         let slot = self.nodes.slot(start);
         self.nodes.rec[slot] = Cell::reached(0, 1 << START, 0, NO_MOVE);
         self.open.push(self.f(0, start), 0, slot as u32);
@@ -324,12 +332,12 @@ impl JumpSearch {
 
     /// Statistics of the current (or last) search.
     pub(crate) fn stats(&self) -> SearchStats {
-        self.stats
+        SearchStats { swept: (self.work - self.stats.expanded as u64) as usize, ..self.stats }
     }
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.heap_bytes() + self.cache.heap_bytes()
+        self.nodes.heap_bytes() + self.open.heap_bytes()
     }
 
     /// Records a path to `y` of cost `g`, entering by move `m`: `y` waits in the open list
@@ -367,8 +375,13 @@ impl JumpSearch {
     }
 
     /// Expands at most `budget` more nodes; see [`Pathfinder::advance`](crate::Pathfinder::advance).
-    pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> Result<Option<Path>, PathError> {
-        self.advance_within(world, budget, u64::MAX)
+    pub(crate) fn advance(
+        &mut self,
+        world: &VoxelWorld,
+        budget: usize,
+        cache: &mut ScanCache,
+    ) -> Result<Option<Path>, PathError> {
+        self.advance_within(world, budget, u64::MAX, cache)
     }
 
     /// [`advance`](Self::advance), also stopping (between expansions) once [`work`](Self::work)
@@ -378,6 +391,7 @@ impl JumpSearch {
         world: &VoxelWorld,
         budget: usize,
         work_limit: u64,
+        cache: &mut ScanCache,
     ) -> Result<Option<Path>, PathError> {
         let Some(pass) = self.q.pass.filter(|_| !self.q.done) else {
             return Err(PathError::Unreachable { expanded: 0 });
@@ -387,7 +401,7 @@ impl JumpSearch {
             return Err(PathError::WorldChanged);
         }
         let canon = self.canon.take().expect("begun");
-        let out = self.run(world, pass, &canon, budget, work_limit);
+        let out = self.run(world, pass, &canon, budget, work_limit, cache);
         self.canon = Some(canon);
         if !matches!(out, Ok(None)) {
             self.q.done = true;
@@ -402,12 +416,13 @@ impl JumpSearch {
         canon: &Canon,
         budget: usize,
         work_limit: u64,
+        cache: &mut ScanCache,
     ) -> Result<Option<Path>, PathError> {
         let q = self.q;
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
-        let mut cache = std::mem::take(&mut self.cache);
+        let chunks_before = cache.chunks_read;
         let mut sweeper = Sweeper {
-            cache: &mut cache,
+            cache,
             canon,
             goal: q.goal,
             strict: q.config.diagonal == DiagonalRule::Strict,
@@ -415,7 +430,7 @@ impl JumpSearch {
             bound: 0,
         };
         let mut left = budget;
-        let result = loop {
+        let mut result = loop {
             let Some((f, slot)) = self.open.peek() else {
                 break Err(PathError::Unreachable { expanded: self.stats.expanded });
             };
@@ -480,7 +495,10 @@ impl JumpSearch {
             self.work += (self.sweep_budget - self.left) as u64;
             self.stats.peak_open = self.stats.peak_open.max(self.open.len());
         };
-        self.cache = cache;
+        self.stats.chunks_scanned += sweeper.cache.chunks_read - chunks_before;
+        if let Ok(Some(path)) = &mut result {
+            path.stats = self.stats();
+        }
         result
     }
 
@@ -666,6 +684,7 @@ mod tests {
     fn sweeps_cut_short_by_the_budget_stay_optimal() {
         let mut rng = crate::grid::seeded::Rng(0x5EED_5EED);
         let (mut jps, mut astar) = (JumpSearch::default(), crate::search::astar::AStar::default());
+        let mut cache = ScanCache::default();
         let mut compared = 0;
         for world_index in 0..300 {
             let dims = glam::UVec3::new(6 + rng.below(10), 6 + rng.below(8), 6 + rng.below(10));
@@ -679,10 +698,10 @@ mod tests {
                 if world.is_blocked(start) || world.is_blocked(goal) || start == goal {
                     continue;
                 }
-                jps.begin(&world, start, goal, &config);
+                jps.begin(&world, start, goal, &config, &mut cache);
                 jps.sweep_budget = 1 + world_index % 4;
                 astar.begin(&world, start, goal, &config, 100, false);
-                let (a, b) = (jps.advance(&world, usize::MAX), astar.advance(&world, usize::MAX));
+                let (a, b) = (jps.advance(&world, usize::MAX, &mut cache), astar.advance(&world, usize::MAX));
                 match (a, b) {
                     (Ok(Some(a)), Ok(Some(b))) => {
                         assert_eq!(a.cost, b.cost, "world {world_index} {rule:?} {start} -> {goal}");
