@@ -119,12 +119,19 @@ impl VoxelWorld {
     /// the chunk lookups done once per chunk of the halo instead of once per row.
     pub(crate) fn blocked_halo_rows(&self, cc: IVec3, pass: Pass, out: &mut [u32; 18 * 18]) {
         const HALO: usize = CHUNK as usize + 2;
+        type Rows<'a> = &'a [u16; 256];
         let (dims, chunk_dims) = (self.dims().as_ivec3(), self.chunk_dims());
-        let water = (pass.water_blocked || pass.air_blocked) && !self.water_layer().is_empty();
-        let media = |chunk: usize, row: usize| -> u32 {
-            let s = u32::from(self.solid_layer().rows_of(chunk)[row]);
-            let w = if water { u32::from(self.water_layer().rows_of(chunk)[row]) } else { 0 };
-            s | if pass.water_blocked { w } else { 0 } | if pass.air_blocked { !w & 0xFFFF } else { 0 }
+        // Blocked: solid, water if water is blocked, air (not water) if air is blocked.
+        let water_mask = if pass.water_blocked { 0xFFFF } else { 0 };
+        let air_mask = if pass.air_blocked { 0xFFFF } else { 0 };
+        let rows = |chunk: usize| -> (Rows<'_>, Rows<'_>) {
+            let s = self.solid_layer().rows_of(chunk).try_into().expect("a chunk has 256 rows");
+            let w = self.water_layer().rows_of(chunk).try_into().expect("a chunk has 256 rows");
+            (s, w)
+        };
+        let blocked = |(s, w): (Rows<'_>, Rows<'_>), row: usize| -> u32 {
+            let (s, w) = (u32::from(s[row & 255]), u32::from(w[row & 255]));
+            s | w & water_mask | !w & air_mask
         };
         // Voxels past the world's x extent in the chunk itself (those of the next chunk are
         // read only when it is inside).
@@ -141,21 +148,23 @@ impl VoxelWorld {
                 let outside = cz < 0 || cy < 0 || cz >= chunk_dims.z || cy >= chunk_dims.y;
                 let chunk = |cx: i32| self.chunk_index(IVec3::new(cx, cy, cz));
                 let (mid, left, right) = if outside {
-                    (0, 0, 0)
+                    (rows(0), rows(0), rows(0))
                 } else {
-                    (chunk(cc.x), if has_left { chunk(cc.x - 1) } else { 0 }, if has_right { chunk(cc.x + 1) } else { 0 })
+                    let side = |has: bool, cx: i32| rows(if has { chunk(cx) } else { 0 });
+                    (rows(chunk(cc.x)), side(has_left, cc.x - 1), side(has_right, cc.x + 1))
                 };
                 for lz in z0..=z1 {
                     let hz = (lz + (dz << CHUNK_SHIFT) + 1) as usize;
+                    let z = (cz << CHUNK_SHIFT) + lz;
                     for ly in y0..=y1 {
                         let (hy, row) = ((ly + (dy << CHUNK_SHIFT) + 1) as usize, ((lz << CHUNK_SHIFT) | ly) as usize);
-                        let (y, z) = ((cy << CHUNK_SHIFT) + ly, (cz << CHUNK_SHIFT) + lz);
+                        let y = (cy << CHUNK_SHIFT) + ly;
                         out[hz * HALO + hy] = if outside || y >= dims.y || z >= dims.z {
                             (1 << HALO) - 1
                         } else {
-                            let l = if has_left { media(left, row) >> 15 & 1 } else { 1 };
-                            let r = if has_right { media(right, row) & 1 } else { 1 };
-                            l | (media(mid, row) | pad) << 1 | r << (CHUNK + 1)
+                            let l = if has_left { blocked(left, row) >> 15 & 1 } else { 1 };
+                            let r = if has_right { blocked(right, row) & 1 } else { 1 };
+                            l | (blocked(mid, row) | pad) << 1 | r << (CHUNK + 1)
                         };
                     }
                 }
