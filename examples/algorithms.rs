@@ -129,11 +129,12 @@ fn main() -> ExitCode {
                 let result = finder.find_voxel_path(&world, p.start, p.goal, &config);
                 let us = t.elapsed().as_micros();
                 run.micros.push(us);
+                let chunks = finder.chunks_scanned();
                 match result {
                     Ok(path) => {
                         run.expanded.push(path.stats.expanded);
                         run.swept.push(path.stats.swept);
-                        run.chunks.push(path.stats.chunks_scanned);
+                        run.chunks.push(chunks);
                         let excess = (path.length - p.optimal_length) / p.optimal_length.max(1e-9);
                         run.excess.push(excess.max(0.0));
                         if run.algorithm.suboptimality_bound() == 1.0 && (path.length - p.optimal_length).abs() > 1e-6 {
@@ -148,7 +149,7 @@ fn main() -> ExitCode {
                             path.length,
                             path.stats.expanded,
                             path.stats.swept,
-                            path.stats.chunks_scanned
+                            chunks
                         );
                     }
                     Err(e) => {

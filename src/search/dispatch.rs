@@ -173,7 +173,6 @@ impl Dispatch {
             peak_open: s.peak_open + r.peak_open,
             weight: s.weight,
             swept: s.swept + r.swept,
-            chunks_scanned: s.chunks_scanned + r.chunks_scanned,
         }
     }
 
@@ -309,7 +308,6 @@ impl Dispatch {
             peak_open: self.carried.peak_open.max(s.peak_open),
             weight: self.weight,
             swept: self.carried.swept + s.swept,
-            chunks_scanned: self.carried.chunks_scanned + s.chunks_scanned,
         }
     }
 
@@ -320,6 +318,15 @@ impl Dispatch {
             Phase::Flood => self.carried,
             _ => self.add(self.phase_stats()),
         }
+    }
+
+    /// Chunks whose scan events the jump point searches of the current (or last) search
+    /// phase built.
+    pub(crate) fn chunks_scanned(&self) -> usize {
+        if !self.jump {
+            return 0;
+        }
+        self.search.chunks_scanned() + if self.racing { self.reverse.chunks_scanned() } else { 0 }
     }
 
     /// Bytes of heap held.

@@ -286,6 +286,8 @@ pub(crate) struct JumpSearch {
     sweep_budget: usize,
     /// Work done by the current search: one per expansion and per voxel swept.
     work: u64,
+    /// Chunks whose scan events the current search built.
+    chunks: usize,
 }
 
 impl JumpSearch {
@@ -312,6 +314,7 @@ impl JumpSearch {
         self.q = Query { start, goal, config: *config, pass: Some(pass), move_cost, done: false };
         self.stats = SearchStats::default();
         self.work = 0;
+        self.chunks = 0;
         self.sweep_budget = SWEEP_BUDGET;
         self.world = (world.dims(), world.revision());
         // With a consistent heuristic `f` pops in non-decreasing order.
@@ -338,6 +341,11 @@ impl JumpSearch {
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.nodes.heap_bytes() + self.open.heap_bytes()
+    }
+
+    /// Chunks whose scan events the current (or last) search built.
+    pub(crate) fn chunks_scanned(&self) -> usize {
+        self.chunks
     }
 
     /// Records a path to `y` of cost `g`, entering by move `m`: `y` waits in the open list
@@ -495,7 +503,7 @@ impl JumpSearch {
             self.work += (self.sweep_budget - self.left) as u64;
             self.stats.peak_open = self.stats.peak_open.max(self.open.len());
         };
-        self.stats.chunks_scanned += sweeper.cache.chunks_read - chunks_before;
+        self.chunks += sweeper.cache.chunks_read - chunks_before;
         if let Ok(Some(path)) = &mut result {
             path.stats = self.stats();
         }

@@ -25,10 +25,6 @@ pub struct SearchStats {
     /// for the searches of A*). With [`expanded`](Self::expanded), the work behind a jump
     /// point search's time: one expansion may sweep thousands of voxels.
     pub swept: usize,
-    /// 16^3 chunks whose straight-scan events a jump point search built for this query (not
-    /// counting those kept from an earlier query on the same world; 0 for A*). Each costs
-    /// microseconds: on small queries, most of the time.
-    pub chunks_scanned: usize,
 }
 
 /// A path from start to goal through a [`VoxelWorld`](crate::VoxelWorld).
