@@ -609,10 +609,17 @@ impl JumpSearch {
         } else {
             2
         };
+        let c = self.q.move_cost[m];
+        // Past the bound from the first voxel on (where the search fills a dip of its
+        // estimate, every step raises `f`): that voxel waits in the open list, and no scan
+        // events are read. (The goal past the bound is no path at the current `f`.)
+        if j.beyond(g + c, x + d) {
+            self.relax(x + d, g + c, m);
+            return;
+        }
         let sign = d[axis];
         let (ua, va) = LATERAL[axis];
         let (u0, v0, t0) = (x[ua], x[va], x[axis]);
-        let c = self.q.move_cost[m];
         let goal = self.q.goal;
         let goal_k = if goal[ua] == u0 && goal[va] == v0 && (goal[axis] - t0) * sign > 0 {
             (goal[axis] - t0) * sign
