@@ -124,7 +124,10 @@ impl AStar {
 
     /// Statistics of the current (or last) search.
     pub(crate) fn stats(&self) -> SearchStats {
-        self.stats
+        // A canonical search keeps 4 more bytes per voxel (its moves).
+        let moves = if self.q.canonical { self.nodes.pages_used() * crate::grid::layer::CHUNK_VOXELS * 4 } else { 0 };
+        let peak_bytes = self.nodes.bytes_in_use() + moves + self.stats.peak_open * 16;
+        SearchStats { peak_bytes, ..self.stats }
     }
 
     /// Bytes of heap held.
@@ -286,7 +289,7 @@ impl AStar {
 
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {
         let nodes = &self.nodes;
-        Path::retrace(world, nodes.voxel(goal_slot), cost, self.stats, |v| {
+        Path::retrace(world, nodes.voxel(goal_slot), cost, self.stats(), |v| {
             let slot = nodes.find(v).expect("a parent was touched by this search");
             let m = nodes.rec.info[slot] & PARENT_MASK;
             (m != NO_PARENT).then_some(m as usize)

@@ -222,6 +222,7 @@ impl Dispatch {
             peak_open: s.peak_open + r.peak_open,
             weight: s.weight,
             swept: s.swept + r.swept,
+            peak_bytes: s.peak_bytes + r.peak_bytes,
         }
     }
 
@@ -336,6 +337,8 @@ impl Dispatch {
                     match out {
                         Ok(None) => return SearchStep::Pending,
                         Ok(Some(best)) => {
+                            // The flood's visited set (its queue's length is not tracked).
+                            self.carried.peak_bytes = self.carried.peak_bytes.max(self.flood.seen.bytes_in_use());
                             self.phase = Phase::Closest;
                             self.config.fallback = Fallback::Fail;
                             self.begin_search(world, best);
@@ -358,6 +361,7 @@ impl Dispatch {
             peak_open: self.carried.peak_open.max(s.peak_open),
             weight: self.weight,
             swept: self.carried.swept + s.swept,
+            peak_bytes: self.carried.peak_bytes.max(s.peak_bytes),
         }
     }
 

@@ -335,7 +335,11 @@ impl JumpSearch {
 
     /// Statistics of the current (or last) search.
     pub(crate) fn stats(&self) -> SearchStats {
-        SearchStats { swept: (self.work - self.stats.expanded as u64) as usize, ..self.stats }
+        SearchStats {
+            swept: (self.work - self.stats.expanded as u64) as usize,
+            peak_bytes: self.nodes.bytes_in_use() + self.stats.peak_open * 16,
+            ..self.stats
+        }
     }
 
     /// Bytes of heap held.

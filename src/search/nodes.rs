@@ -88,6 +88,11 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.table.capacity() * 8
     }
+
+    /// Pages handed out since the last reset.
+    pub(crate) fn pages_used(&self) -> usize {
+        self.used
+    }
 }
 
 /// What a search keeps per voxel, in pages of equal length that a [`NodeStore`] hands out.
@@ -96,6 +101,8 @@ pub(crate) trait Records: Default {
     fn grow(&mut self, len: usize);
     /// Marks the records of `range` untouched (a page handed out again).
     fn clear(&mut self, range: std::ops::Range<usize>);
+    /// Bytes of one record.
+    fn record_bytes() -> usize;
     /// Bytes of heap held.
     fn heap_bytes(&self) -> usize;
 }
@@ -108,6 +115,10 @@ impl<T: Copy + Default> Records for Vec<T> {
 
     fn clear(&mut self, range: std::ops::Range<usize>) {
         self[range].fill(T::default());
+    }
+
+    fn record_bytes() -> usize {
+        std::mem::size_of::<T>()
     }
 
     fn heap_bytes(&self) -> usize {
@@ -132,6 +143,10 @@ impl Records for Scores {
 
     fn clear(&mut self, range: std::ops::Range<usize>) {
         self.info[range].fill(0);
+    }
+
+    fn record_bytes() -> usize {
+        9
     }
 
     fn heap_bytes(&self) -> usize {
@@ -201,6 +216,18 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pages.heap_bytes() + self.page_origin.capacity() * 12 + self.rec.heap_bytes()
+    }
+
+    /// Pages handed out to the current search.
+    pub(crate) fn pages_used(&self) -> usize {
+        self.pages.pages_used()
+    }
+
+    /// Bytes the current search uses: the page table (sized by the world) and the pages
+    /// handed out to it (their records and origins). Pages kept from earlier searches for
+    /// reuse are not counted.
+    pub(crate) fn bytes_in_use(&self) -> usize {
+        self.pages.heap_bytes() + self.pages_used() * (Self::PAGE_VOXELS * R::record_bytes() + 12)
     }
 }
 
