@@ -49,9 +49,9 @@ enum Phase {
 /// Work (expansions and voxels swept, [`JumpSearch::work`]) the search from the start does
 /// alone before the search from the goal takes its first turn: none. The [`PRELUDE`], an A*
 /// from the start, was its lead; a query it did not answer is more often hard from the start
-/// than from the goal. (Tuned on the tuning half of the Warframe maps with the prelude: a lead
-/// of 16,384 with it gave medians of 0.31-0.59 of A*'s against 0.17-0.56 with none, and
-/// 1,024 gave 0.30-0.70; see docs/benchmarks.md.)
+/// than from the goal. (Tuned on the tuning half of the Warframe maps: with the prelude, no
+/// lead gave medians of 0.20-0.51 of A*'s and a lead of 1,024 gave 0.30-0.70; without the
+/// prelude, a lead of 16,384 gave 0.29-0.60; see docs/benchmarks.md.)
 const LEAD: u64 = 0;
 /// Work one side of a race does before the other takes its turn. Turns are measured in work,
 /// not expansions: one expansion may sweep thousands of voxels (docs/search.md compares the
