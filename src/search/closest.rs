@@ -47,6 +47,6 @@ impl SeenSet {
 
     /// Bytes the current set uses: its page table and the pages handed out since the reset.
     pub(crate) fn bytes_in_use(&self) -> usize {
-        self.pages.heap_bytes() + self.pages.pages_used() * WORDS * 8
+        self.pages.bytes_in_use() + self.pages.pages_used() * WORDS * 8
     }
 }
