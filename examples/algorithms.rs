@@ -9,7 +9,9 @@
 //! `../shared/benchmarks/warframe`), solves every N-th problem (default 500) with A*, jump
 //! point search and the budget mode (`Algorithm::BUDGET`, `--weight` sets its first weight; precise costs), checks each length against the
 //! scenario's optimum, and prints one `row` line per map and algorithm (median / p99 / max
-//! microseconds and expanded nodes, total milliseconds and expansions, mean and max excess) plus
+//! microseconds and expanded nodes, total milliseconds and expansions, voxels swept and chunks
+//! scanned by jump point search, median and largest peak memory of a query and on how many
+//! problems it exceeded A*'s, mean and max excess) plus
 //! the speed-up of JPS over A*. `--closest` adds a fourth run, A* with `Fallback::Closest` (the
 //! same path and cost as A* when the goal is reachable, as on every benchmark problem). Exits
 //! non-zero if an exact mode returns a non-optimal length.
@@ -27,6 +29,12 @@ struct Run {
     fallback: Fallback,
     micros: Vec<u128>,
     expanded: Vec<usize>,
+    /// Voxels swept and chunks scanned (jump point search).
+    swept: Vec<usize>,
+    chunks: Vec<usize>,
+    /// Peak bytes of each query (`None`: no path), and the problems where it exceeded A*'s.
+    bytes: Vec<Option<usize>>,
+    above_astar: usize,
     excess: Vec<f64>,
     wrong: usize,
 }
@@ -75,7 +83,7 @@ fn main() -> ExitCode {
         .collect();
     names.sort();
     let mut failed = false;
-    let mut csv_out = String::from("map,index,algorithm,optimal,length,expanded,micros\n");
+    let mut csv_out = String::from("map,index,algorithm,optimal,length,expanded,swept,chunks,peak_bytes,micros\n");
     for name in names {
         let world = match VoxelWorld::load_3dmap(format!("{dir}/maps/{name}.3dmap")) {
             Ok(w) => w,
@@ -106,6 +114,10 @@ fn main() -> ExitCode {
             fallback,
             micros: vec![],
             expanded: vec![],
+            swept: vec![],
+            chunks: vec![],
+            bytes: vec![],
+            above_astar: 0,
             excess: vec![],
             wrong: 0,
         })
@@ -123,9 +135,13 @@ fn main() -> ExitCode {
                 let result = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config));
                 let us = t.elapsed().as_micros();
                 run.micros.push(us);
+                let chunks = finder.chunks_scanned();
+                run.bytes.push(result.as_ref().ok().map(|p| p.stats.peak_bytes));
                 match result {
                     Ok(path) => {
                         run.expanded.push(path.stats.expanded);
+                        run.swept.push(path.stats.swept);
+                        run.chunks.push(chunks);
                         let excess = (path.length - p.optimal_length) / p.optimal_length.max(1e-9);
                         run.excess.push(excess.max(0.0));
                         if run.algorithm.suboptimality_bound() == 1.0 && (path.length - p.optimal_length).abs() > 1e-6 {
@@ -134,8 +150,14 @@ fn main() -> ExitCode {
                         }
                         let _ = writeln!(
                             csv_out,
-                            "{name},{index},{},{:.8},{:.8},{},{us}",
-                            run.name, p.optimal_length, path.length, path.stats.expanded
+                            "{name},{index},{},{:.8},{:.8},{},{},{},{},{us}",
+                            run.name,
+                            p.optimal_length,
+                            path.length,
+                            path.stats.expanded,
+                            path.stats.swept,
+                            chunks,
+                            path.stats.peak_bytes
                         );
                     }
                     Err(e) => {
@@ -143,6 +165,18 @@ fn main() -> ExitCode {
                         eprintln!("{name} {index} {}: {e}", run.name);
                     }
                 }
+            }
+        }
+        // Problem by problem, whether a run's query held more memory at its peak than A*'s.
+        if let Some(astar) = runs.iter().position(|r| r.name == "astar") {
+            let reference = runs[astar].bytes.clone();
+            for run in &mut runs {
+                run.above_astar = run
+                    .bytes
+                    .iter()
+                    .zip(&reference)
+                    .filter(|(b, a)| matches!((b, a), (Some(b), Some(a)) if b > a))
+                    .count();
             }
         }
         let astar_total: u128 = runs.iter().find(|r| r.name == "astar").map_or(0, |r| r.micros.iter().sum());
@@ -153,8 +187,9 @@ fn main() -> ExitCode {
             let max_excess = run.excess.iter().copied().fold(0.0, f64::max);
             let mut line = format!(
                 "row map={name} algorithm={} problems={} wrong={} total_ms={:.1} median_us={} p99_us={} max_us={} \
-                 median_expanded={} p99_expanded={} max_expanded={} total_expanded={} mean_excess={mean_excess:.6} \
-                 max_excess={max_excess:.6}",
+                 median_expanded={} p99_expanded={} max_expanded={} total_expanded={} median_swept={} \
+                 total_swept={} median_chunks={} total_chunks={} median_peak_kb={} max_peak_kb={} above_astar_bytes={} \
+                 mean_excess={mean_excess:.6} max_excess={max_excess:.6}",
                 run.name,
                 problems.len(),
                 run.wrong,
@@ -166,6 +201,13 @@ fn main() -> ExitCode {
                 pct(&run.expanded, 0.99),
                 run.expanded.iter().max().copied().unwrap_or(0),
                 run.expanded.iter().sum::<usize>(),
+                pct(&run.swept, 0.5),
+                run.swept.iter().sum::<usize>(),
+                pct(&run.chunks, 0.5),
+                run.chunks.iter().sum::<usize>(),
+                pct(&run.bytes.iter().flatten().copied().collect::<Vec<_>>(), 0.5) / 1024,
+                run.bytes.iter().flatten().max().copied().unwrap_or(0) / 1024,
+                run.above_astar,
             );
             if astar_total > 0 && run.name != "astar" {
                 let _ = write!(

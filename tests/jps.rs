@@ -159,8 +159,11 @@ fn weighted_search_stays_within_its_bound() {
     assert_eq!(run_oracle(0x5EED_0005, 300, Algorithm::BUDGET), 110);
 }
 
+/// In open space a short query ends in the prelude of jump point search (A* with canonical
+/// successors): the same cost, no more expansions than A*. (The jump search itself expands
+/// fewer: `jump_search_expands_fewer_nodes_than_astar_in_open_space` in `src/search/jps.rs`.)
 #[test]
-fn jps_expands_fewer_nodes_than_astar_in_open_space() {
+fn jps_expands_no_more_nodes_than_astar_in_open_space() {
     let world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::new(64, 32, 64)).unwrap();
     let mut finder = Pathfinder::new();
     let (s, g) = (IVec3::new(1, 2, 3), IVec3::new(60, 20, 50));
@@ -169,7 +172,7 @@ fn jps_expands_fewer_nodes_than_astar_in_open_space() {
     let jps = finder.find(&world, None, &PathRequest::new(s, g, jps)).unwrap();
     assert_eq!(jps.cost, astar.cost);
     assert_eq!(jps.voxels.len(), astar.voxels.len());
-    assert!(jps.stats.expanded < astar.stats.expanded, "{} vs {}", jps.stats.expanded, astar.stats.expanded);
+    assert!(jps.stats.expanded <= astar.stats.expanded, "{} vs {}", jps.stats.expanded, astar.stats.expanded);
 }
 
 #[test]
@@ -228,7 +231,9 @@ fn jps_is_optimal_on_warframe_samples() {
 /// A5 problem 3000 ends on a wide plateau of equal `f` (its optimal paths fill a slab of open
 /// space). A* dives across it newest first; jump point search must dive as well, deepest node
 /// first, instead of widening the plateau from the start (it once expanded 4,550 nodes there
-/// against A*'s 782).
+/// against A*'s 782). Its prelude (A* with canonical successors) now answers this query, with
+/// ties taken in a slightly different order (783 expansions); the jump search alone is held to
+/// the same in `src/search/jps.rs`.
 #[test]
 fn jps_dives_across_a_plateau_like_astar() {
     let Some(dir) = common::warframe_dir() else { return };
@@ -243,7 +248,7 @@ fn jps_dives_across_a_plateau_like_astar() {
         assert!((path.length - p.optimal_length).abs() <= 1e-6, "{algorithm:?}: {}", path.length);
         expanded[i] = path.stats.expanded;
     }
-    assert!(expanded[1] <= expanded[0], "JPS expanded {} nodes, A* {}", expanded[1], expanded[0]);
+    assert!(expanded[1] <= expanded[0] + expanded[0] / 100, "JPS expanded {} nodes, A* {}", expanded[1], expanded[0]);
 }
 
 /// The goal sits in a cup that opens away from the start: searched from the start, the octile

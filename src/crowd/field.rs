@@ -371,8 +371,13 @@ impl GoalField {
         debug_assert_eq!(v, self.goal);
         let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
-        let stats =
-            SearchStats { expanded: self.settled, generated: self.settled, peak_open: self.open.len(), weight: 100 };
+        let stats = SearchStats {
+            expanded: self.settled,
+            generated: self.settled,
+            peak_open: self.open.len(),
+            weight: 100,
+            ..SearchStats::default()
+        };
         Ok(Path { voxels, points, cost, length, stats, made_on: crate::search::path::WorldStamp::of(world) })
     }
 

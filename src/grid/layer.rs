@@ -144,6 +144,13 @@ impl BitLayer {
         self.slots[chunk] as usize * ROWS + ((lz << CHUNK_SHIFT) | ly) as usize
     }
 
+    /// The 256 rows of chunk `chunk` (row `(lz << 4) | ly`), all zero if none is allocated.
+    #[inline]
+    pub(crate) fn rows_of(&self, chunk: usize) -> &[u16] {
+        let start = self.slots[chunk] as usize * ROWS;
+        &self.rows[start..start + ROWS]
+    }
+
     /// The 16-bit row `(ly, lz)` of chunk `chunk`.
     #[inline]
     pub(crate) fn row(&self, chunk: usize, ly: i32, lz: i32) -> u32 {

@@ -112,6 +112,66 @@ impl VoxelWorld {
         bits as u16
     }
 
+    /// The x-rows of chunk `cc` with a one-voxel halo, blocked for `pass`'s media (its radius
+    /// is ignored): `out[(lz + 1) * 18 + ly + 1]` for local `ly, lz` in `-1..=16` has bit
+    /// `lx + 1` set when voxel `(lx, ly, lz)` of the chunk (`lx` in `-1..=16`) is blocked or
+    /// outside the world. What [`blocked_row16`](Self::blocked_row16) gives row by row, with
+    /// the chunk lookups done once per chunk of the halo instead of once per row.
+    pub(crate) fn blocked_halo_rows(&self, cc: IVec3, pass: Pass, out: &mut [u32; 18 * 18]) {
+        const HALO: usize = CHUNK as usize + 2;
+        type Rows<'a> = &'a [u16; 256];
+        let (dims, chunk_dims) = (self.dims().as_ivec3(), self.chunk_dims());
+        // Blocked: solid, water if water is blocked, air (not water) if air is blocked.
+        let water_mask = if pass.water_blocked { 0xFFFF } else { 0 };
+        let air_mask = if pass.air_blocked { 0xFFFF } else { 0 };
+        let rows = |chunk: usize| -> (Rows<'_>, Rows<'_>) {
+            let s = self.solid_layer().rows_of(chunk).try_into().expect("a chunk has 256 rows");
+            let w = self.water_layer().rows_of(chunk).try_into().expect("a chunk has 256 rows");
+            (s, w)
+        };
+        let blocked = |(s, w): (Rows<'_>, Rows<'_>), row: usize| -> u32 {
+            let (s, w) = (u32::from(s[row & 255]), u32::from(w[row & 255]));
+            s | w & water_mask | !w & air_mask
+        };
+        // Voxels past the world's x extent in the chunk itself (those of the next chunk are
+        // read only when it is inside).
+        let past = dims.x - (cc.x << CHUNK_SHIFT);
+        let pad = if past < CHUNK { (0xFFFF_u32 << past) & 0xFFFF } else { 0 };
+        let (has_left, has_right) = (cc.x > 0, (cc.x + 1) << CHUNK_SHIFT < dims.x);
+        for (i, dz) in (-1..=1).enumerate() {
+            let cz = cc.z + dz;
+            // Local z range of this chunk inside the halo.
+            let (z0, z1) = [(CHUNK - 1, CHUNK - 1), (0, CHUNK - 1), (0, 0)][i];
+            for (j, dy) in (-1..=1).enumerate() {
+                let cy = cc.y + dy;
+                let (y0, y1) = [(CHUNK - 1, CHUNK - 1), (0, CHUNK - 1), (0, 0)][j];
+                let outside = cz < 0 || cy < 0 || cz >= chunk_dims.z || cy >= chunk_dims.y;
+                let chunk = |cx: i32| self.chunk_index(IVec3::new(cx, cy, cz));
+                let (mid, left, right) = if outside {
+                    (rows(0), rows(0), rows(0))
+                } else {
+                    let side = |has: bool, cx: i32| rows(if has { chunk(cx) } else { 0 });
+                    (rows(chunk(cc.x)), side(has_left, cc.x - 1), side(has_right, cc.x + 1))
+                };
+                for lz in z0..=z1 {
+                    let hz = (lz + (dz << CHUNK_SHIFT) + 1) as usize;
+                    let z = (cz << CHUNK_SHIFT) + lz;
+                    for ly in y0..=y1 {
+                        let (hy, row) = ((ly + (dy << CHUNK_SHIFT) + 1) as usize, ((lz << CHUNK_SHIFT) | ly) as usize);
+                        let y = (cy << CHUNK_SHIFT) + ly;
+                        out[hz * HALO + hy] = if outside || y >= dims.y || z >= dims.z {
+                            (1 << HALO) - 1
+                        } else {
+                            let l = if has_left { blocked(left, row) >> 15 & 1 } else { 1 };
+                            let r = if has_right { blocked(right, row) & 1 } else { 1 };
+                            l | (blocked(mid, row) | pad) << 1 | r << (CHUNK + 1)
+                        };
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether chunk `cc` lies wholly inside the world and has no voxel that is blocked for
     /// `pass` (a test on the chunk table: `false` may still be all free).
     #[inline]

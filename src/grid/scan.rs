@@ -6,8 +6,9 @@
 //! neighbour free beside `x` but blocked beside `p` (an obstacle edge; under the strict rule no
 //! move is forced anywhere else). The first request for a chunk reads its voxels with a
 //! one-voxel halo (x-rows straight from the world's bit layers, transposed for y and z) and
-//! stores, for each of the 6 scan directions and 256 rows, both masks in scan order (6 KB).
-//! Outside the world counts as blocked. The world cannot change under a query. The next query
+//! stores, for each of the 6 scan directions and 256 rows, both masks in scan order (6 KB);
+//! chunks with no blocked voxel in them or their halo (most of a game world) share one page
+//! of zeros and cost only the test. Outside the world counts as blocked. The world cannot change under a query. The next query
 //! keeps what was read if it searches the same world revision (the same world, unedited) with
 //! the same media, and the cache holds at most [`KEEP_PAGES`] chunks; otherwise stamps make it
 //! start empty at no cost.
@@ -27,6 +28,10 @@ const DIRS: usize = 6;
 /// Events of one page.
 const PAGE: usize = DIRS * ROWS;
 
+/// The page of every chunk with no blocked voxel in it or its halo (no event): all zero, and
+/// shared.
+const FREE: usize = 0;
+
 /// Chunks a cache may hold and still be kept for the next query (6 KB each): small queries
 /// share what they read, one large query does not pin its memory's worth for the next.
 const KEEP_PAGES: usize = 2048;
@@ -41,6 +46,7 @@ pub(crate) struct ScanCache {
     dims: IVec3,
     chunk_dims: IVec3,
     table: Vec<[u32; 2]>,
+    /// Pages in use since the last reset, the shared [`FREE`] page included.
     used: usize,
     /// Per page and direction, per row at lateral local `(u, v)` (index `v * 16 + u`): the
     /// blocked voxels (low 16 bits) and the candidates (high 16 bits), bit `i` for the `i`-th
@@ -57,7 +63,7 @@ impl ScanCache {
     pub(crate) fn reset(&mut self, world: &VoxelWorld, pass: Pass) {
         let key = (world.revision(), pass);
         self.chunks_read = 0;
-        if self.key == Some(key) && self.used <= KEEP_PAGES {
+        if self.key == Some(key) && self.used <= KEEP_PAGES + 1 {
             return;
         }
         self.key = Some(key);
@@ -70,12 +76,15 @@ impl ScanCache {
             self.stamp = 0;
             // Room for what the cache may keep, so that growing into it across queries never
             // copies the pages read so far (measured: up to 1.6 ms in one query otherwise).
-            let keep = KEEP_PAGES.min(self.table.len()) * PAGE;
+            let keep = (KEEP_PAGES.min(self.table.len()) + 1) * PAGE;
             self.events.reserve_exact(keep.saturating_sub(self.events.len()));
         }
         self.dims = dims;
         self.stamp += 1;
-        self.used = 0;
+        if self.events.len() < PAGE {
+            self.events.resize(PAGE, 0);
+        }
+        self.used = FREE + 1;
     }
 
     /// The events of the row along `axis` through chunk coordinate `c` (on that axis) at the
@@ -103,47 +112,27 @@ impl ScanCache {
     /// Reads chunk `cc` with a one-voxel halo and stores its events.
     #[cold]
     fn read_chunk(&mut self, world: &VoxelWorld, chunk: usize, cc: IVec3) -> usize {
-        let page = self.used;
-        self.used += 1;
         self.chunks_read += 1;
-        self.table[chunk] = [self.stamp, page as u32];
-        let start = page * PAGE;
-        if self.events.len() < start + PAGE {
-            self.events.resize(start + PAGE, 0);
-        }
         let (_, pass) = self.key.expect("reset before use");
         if world.chunks_around_free(cc, pass) {
             // No blocked voxel in the chunk or its halo (most of a game world): no event.
-            self.events[start..start + PAGE].fill(0);
-            return page;
+            self.table[chunk] = [self.stamp, FREE as u32];
+            return FREE;
         }
-        let (base, dims) = (cc << CHUNK_SHIFT, self.dims);
+        let base = cc << CHUNK_SHIFT;
         // An agent with clearance: the solid voxels dilated by its radius, in one pass over the
         // chunk and its halo (row index `halo_index(ly, lz)`).
         let mut near = [0u32; HALO * HALO];
         if pass.radius() > 0 {
             world.near_solid_rows(base - 1, IVec3::splat(HALO as i32), i32::from(pass.radius()), &mut near);
         }
-        let pass = pass.media_only();
         // Rows of 18 bits (bit `l + 1` for local coordinate `l` in -1..=16) along each axis,
         // at lateral local coordinates `(u, v)` in -1..=16 (index `halo_index(u, v)`).
         let mut ext = [[0u32; HALO * HALO]; 3];
+        world.blocked_halo_rows(cc, pass, &mut ext[0]);
         for lz in -1..=CHUNK {
             for ly in -1..=CHUNK {
-                let (y, z) = (base.y + ly, base.z + lz);
-                let w = if y < 0 || z < 0 || y >= dims.y || z >= dims.z {
-                    (1 << HALO) - 1
-                } else {
-                    let mid = u32::from(world.blocked_row16(cc.x, y, z, pass));
-                    let left =
-                        if cc.x > 0 { u32::from(world.blocked_row16(cc.x - 1, y, z, pass)) >> 15 & 1 } else { 1 };
-                    let right = if base.x + CHUNK < dims.x {
-                        u32::from(world.blocked_row16(cc.x + 1, y, z, pass)) & 1
-                    } else {
-                        1
-                    };
-                    left | mid << 1 | right << (CHUNK + 1)
-                } | near[halo_index(ly, lz)];
+                let w = ext[0][halo_index(ly, lz)] | near[halo_index(ly, lz)];
                 ext[0][halo_index(ly, lz)] = w;
                 let mut bits = w;
                 while bits != 0 {
@@ -155,32 +144,43 @@ impl ScanCache {
                 }
             }
         }
-        let events = &mut self.events[start..start + PAGE];
         if ext[0].iter().all(|&w| w == 0) {
-            // No blocked voxel in the chunk or its halo (most of a game world): no event.
-            events.fill(0);
-            return page;
+            self.table[chunk] = [self.stamp, FREE as u32];
+            return FREE;
         }
+        let page = self.used;
+        self.used += 1;
+        self.table[chunk] = [self.stamp, page as u32];
+        let start = page * PAGE;
+        if self.events.len() < start + PAGE {
+            self.events.resize(start + PAGE, 0);
+        }
+        let events = &mut self.events[start..start + PAGE];
         for (axis, e) in ext.iter().enumerate() {
+            // Per row of the halo, the voxels of an obstacle edge toward higher coordinates
+            // (blocked, the next one free: low half) and toward lower ones (high half), one
+            // bit to the right of where the free voxel is.
+            let mut edges = [0u64; HALO * HALO];
+            for (edge, &l) in edges.iter_mut().zip(e) {
+                *edge = u64::from((l << 1) & !l) | u64::from((l >> 1) & !l) << 32;
+            }
             for lv in 0..CHUNK {
                 for lu in 0..CHUNK {
-                    let (mut up, mut down) = (0u32, 0u32);
-                    for dv in -1..=1 {
-                        for du in -1..=1 {
-                            if du == 0 && dv == 0 {
-                                continue;
-                            }
-                            let l = e[halo_index(lu + du, lv + dv)];
-                            up |= (l << 1) & !l;
-                            down |= (l >> 1) & !l;
-                        }
-                    }
-                    let blocked = (e[halo_index(lu, lv)] >> 1) as u16;
-                    let (up, down) = ((up >> 1) as u16, (down >> 1) as u16);
+                    let c = halo_index(lu, lv);
+                    let near = edges[c - HALO - 1]
+                        | edges[c - HALO]
+                        | edges[c - HALO + 1]
+                        | edges[c - 1]
+                        | edges[c + 1]
+                        | edges[c + HALO - 1]
+                        | edges[c + HALO]
+                        | edges[c + HALO + 1];
+                    let blocked = (e[c] >> 1) & 0xFFFF;
+                    let (up, down) = ((near as u32 >> 1) & 0xFFFF, (near >> 33) as u32 & 0xFFFF);
                     let row = ((lv << CHUNK_SHIFT) | lu) as usize;
-                    events[axis * ROWS + row] = u32::from(blocked) | u32::from(up) << 16;
-                    events[(3 + axis) * ROWS + row] =
-                        u32::from(blocked.reverse_bits()) | u32::from(down.reverse_bits()) << 16;
+                    events[axis * ROWS + row] = blocked | up << 16;
+                    // Reversed: bit i to bit 31 - i swaps the halves; the rotation swaps them back.
+                    events[(3 + axis) * ROWS + row] = (blocked | down << 16).reverse_bits().rotate_left(16);
                 }
             }
         }

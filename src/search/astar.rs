@@ -56,12 +56,20 @@ pub(crate) struct AStar {
     q: Query,
     /// Successor tables of the last canonical search.
     canon: Option<std::sync::Arc<Canon>>,
-    /// Canonical searches, per slot beside the node store: for an open voxel the moves it was
-    /// reached by at its cost (bit [`START`] for the start), for a closed one the moves tried.
-    moves: Vec<u32>,
+    /// Canonical searches: the moves a voxel was reached by at its cost besides the one in its
+    /// `info` (which then carries [`TIED`]). Rare: in open space each voxel has one canonical
+    /// way in, so a map beats 4 bytes per voxel. Never iterated.
+    ties: hashbrown::HashMap<u32, u32>,
+    /// The most entries `ties` held in the current search.
+    ties_most: usize,
     /// Closed voxels reached again at their cost by a new move: successors still to try.
     late: Vec<(usize, u32)>,
 }
+
+/// Canonical searches: bit of `info`'s move field set when the voxel was reached at its cost by
+/// more moves than that one (listed in [`AStar::ties`]). Moves are below 26, and the start
+/// ([`NO_PARENT`]) is never reached again at cost 0.
+const TIED: u8 = 0x20;
 
 impl AStar {
     /// Starts a search from `start` to `goal` (validated by the caller) whose open list is
@@ -109,8 +117,8 @@ impl AStar {
                 self.canon = Some(Canon::shared(config.diagonal, config.costs));
             }
             self.late.clear();
-            self.moves.resize(self.nodes.rec.info.len(), 0);
-            self.moves[slot] = 1 << START;
+            self.ties.clear();
+            self.ties_most = 0;
         }
         self.open.push(self.f(0, start), 0, slot as u32);
         self.stats.generated = 1;
@@ -126,12 +134,15 @@ impl AStar {
 
     /// Statistics of the current (or last) search.
     pub(crate) fn stats(&self) -> SearchStats {
-        self.stats
+        // A canonical search's ties: about 8 bytes an entry.
+        let ties = if self.q.canonical { self.ties_most * 8 } else { 0 };
+        let peak_bytes = self.nodes.bytes_in_use() + ties + self.stats.peak_open * 16;
+        SearchStats { peak_bytes, ..self.stats }
     }
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.heap_bytes() + self.moves.capacity() * 4 + self.late.capacity() * 16
+        self.nodes.heap_bytes() + self.open.heap_bytes() + self.ties.capacity() * 9 + self.late.capacity() * 16
     }
 
     /// Expands at most `budget` more nodes: `Ok(None)` while the search goes on, the path
@@ -205,8 +216,7 @@ impl AStar {
             let inside = interior(v);
             let mask = world.blocked_mask(v, pass);
             if let Some(canon) = canon.as_deref() {
-                let tried = canon.successors_of_any(self.moves[slot], mask);
-                self.moves[slot] = tried;
+                let tried = canon.successors_of_any(self.reached_by(slot), mask);
                 self.relax_canonical(world, canon, slot, v, g, tried);
                 while let Some((ls, extra)) = self.late.pop() {
                     let (lv, lg) = (self.nodes.voxel(ls), self.nodes.rec.g[ls]);
@@ -257,15 +267,16 @@ impl AStar {
             moves &= moves - 1;
             let n = u + OFFSETS[m];
             let ns = self.nodes.neighbour(slot, inside, n, m);
-            // A new node page may have been made: `moves` follows it.
-            if !inside {
-                self.moves.resize(self.nodes.rec.info.len().max(self.moves.len()), 0);
-            }
             let info = self.nodes.rec.info[ns];
             let ng = g + q.move_cost[m];
             if info & CLOSED != 0 {
-                if ng == self.nodes.rec.g[ns] {
-                    let extra = canon.untried(m, world.blocked_mask(n, pass), &mut self.moves[ns]);
+                let before = self.reached_by(ns);
+                if ng == self.nodes.rec.g[ns] && before & 1 << m == 0 {
+                    // Its successors were tried for the moves it was reached by: try the
+                    // new move's others now.
+                    let mask = world.blocked_mask(n, pass);
+                    let extra = canon.successors(m, mask) & !canon.successors_of_any(before, mask);
+                    self.add_tie(ns, m);
                     if extra != 0 {
                         self.late.push((ns, extra));
                     }
@@ -273,24 +284,45 @@ impl AStar {
                 continue;
             }
             if info & OPEN == 0 || ng < self.nodes.rec.g[ns] {
+                if info & OPEN != 0 && info & PARENT_MASK != NO_PARENT && info & TIED != 0 {
+                    self.ties.remove(&(ns as u32));
+                }
                 self.nodes.rec.g[ns] = ng;
                 self.nodes.rec.info[ns] = OPEN | m as u8;
-                self.moves[ns] = 1 << m;
                 let f = ng + q.config.heuristic.estimate(q.goal - n, &q.config.costs);
                 self.open.push(f, ng, ns as u32);
                 self.stats.generated += 1;
-            } else if ng == self.nodes.rec.g[ns] {
-                self.moves[ns] |= 1 << m;
+            } else if ng == self.nodes.rec.g[ns] && self.reached_by(ns) & 1 << m == 0 {
+                self.add_tie(ns, m);
             }
         }
     }
 
+    /// Canonical searches: the moves the voxel in `slot` was reached by at its cost (bit
+    /// [`START`] for the start).
+    #[inline]
+    fn reached_by(&self, slot: usize) -> u32 {
+        let m = self.nodes.rec.info[slot] & PARENT_MASK;
+        if m == NO_PARENT {
+            return 1 << START;
+        }
+        let tied = if m & TIED != 0 { self.ties.get(&(slot as u32)).copied().unwrap_or(0) } else { 0 };
+        1 << (m & !TIED) | tied
+    }
+
+    /// Canonical searches: the voxel in `slot` was reached at its cost by move `m` too.
+    fn add_tie(&mut self, slot: usize, m: usize) {
+        self.nodes.rec.info[slot] |= TIED;
+        *self.ties.entry(slot as u32).or_insert(0) |= 1 << m;
+        self.ties_most = self.ties_most.max(self.ties.len());
+    }
+
     fn build_path(&self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {
         let nodes = &self.nodes;
-        Path::retrace(world, nodes.voxel(goal_slot), cost, self.stats, |v| {
+        Path::retrace(world, nodes.voxel(goal_slot), cost, self.stats(), |v| {
             let slot = nodes.find(v).expect("a parent was touched by this search");
             let m = nodes.rec.info[slot] & PARENT_MASK;
-            (m != NO_PARENT).then_some(m as usize)
+            (m != NO_PARENT).then_some((m & !TIED) as usize)
         })
     }
 }

@@ -44,4 +44,9 @@ impl SeenSet {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pages.heap_bytes() + self.bits.capacity() * 8
     }
+
+    /// Bytes the current set uses: its page table and the pages handed out since the reset.
+    pub(crate) fn bytes_in_use(&self) -> usize {
+        self.pages.bytes_in_use() + self.pages.pages_used() * WORDS * 8
+    }
 }

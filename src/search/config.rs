@@ -36,12 +36,15 @@ pub enum Algorithm {
     /// between is swept along canonical lines, each voxel recorded once per cost improvement.
     /// The returned voxel path has one legal move per step.
     ///
-    /// A query that does not end within its first 16,384 voxels swept races a second search
-    /// from the goal back to the start (taking turns of 4,096 voxels) and returns whichever
-    /// path is found first: A* is slow when the obstacle that fools its estimate lies near the goal,
-    /// and from the other end that obstacle comes first. [`SearchStats::expanded`] (and
-    /// [`SearchConfig::max_expansions`]) count both searches, and a race may hold up to twice
-    /// the memory of one search (docs/search.md has its measurements). The race
+    /// A query first runs a short A* from the start that tries only the moves jump point
+    /// search would (its canonical successors, no jumps): up to 1,000 expansions, which answer
+    /// most small queries without the jump search's set-up. If that has not ended, two jump
+    /// point searches race, one from the goal back to the start (which takes the first turn)
+    /// and one from the start, taking turns of 4,096 voxels swept, and the first path found is
+    /// returned: A* is slow when the obstacle that fools its estimate lies near the goal, and
+    /// from the other end that obstacle comes first. [`SearchStats::expanded`] (and
+    /// [`SearchConfig::max_expansions`]) count every search of the query, and a race may hold
+    /// up to twice the memory of one search (docs/search.md has its measurements). The race
     /// needs moves that are the same both ways: under [`DiagonalRule::Faces`], with media
     /// weights above 100 in a world that has water, or with [`Heuristic::Manhattan`], only the
     /// search from the start runs. Its first query in a process also builds shared tables.

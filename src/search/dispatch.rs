@@ -4,9 +4,11 @@
 //! closest-reachable-voxel fallback (a search, then a flood of the start's component, then a
 //! search to the closest voxel).
 //!
-//! Exact jump point search races two searches, one from each end: the one from the start runs
-//! alone for [`LEAD`] units of work, then they take turns of [`TURN`] units, and the first path
-//! found is returned (reversed if the backward search found it). Both are exact, so either
+//! Exact jump point search begins with a short A* from the start that tries only canonical
+//! successors ([`PRELUDE`]); most small queries end there. Otherwise it races two jump point
+//! searches, one from each end: the one from the goal first (the prelude was the start's
+//! [`LEAD`]), in turns of [`TURN`] units of work, and the first path found is returned
+//! (reversed if the backward search found it). Both are exact, so either
 //! path is optimal. Why: A* (and JPS) must expand every voxel whose `f` is below the optimum,
 //! and when the obstacle that makes the octile estimate too low lies near the goal, that is
 //! nearly every voxel between the two ends; searched from the other end the same error lies at
@@ -21,6 +23,7 @@ use glam::IVec3;
 use crate::error::PathError;
 use crate::grid::moves::{OFFSETS, legal_moves};
 use crate::grid::pass::Pass;
+use crate::grid::scan::ScanCache;
 use crate::grid::world::VoxelWorld;
 use crate::search::astar::AStar;
 use crate::search::config::{Algorithm, DiagonalRule, Fallback, SearchConfig};
@@ -44,12 +47,24 @@ enum Phase {
 }
 
 /// Work (expansions and voxels swept, [`JumpSearch::work`]) the search from the start does
-/// alone before the race begins: most queries end within it and pay nothing for the race.
-const LEAD: u64 = 16_384;
+/// alone before the search from the goal takes its first turn: none. The [`PRELUDE`], an A*
+/// from the start, was its lead; a query it did not answer is more often hard from the start
+/// than from the goal. (Tuned on the tuning half of the Warframe maps: with the prelude, no
+/// lead gave medians of 0.20-0.51 of A*'s and a lead of 1,024 gave 0.30-0.70; without the
+/// prelude, a lead of 16,384 gave 0.29-0.60; see docs/benchmarks.md.)
+const LEAD: u64 = 0;
 /// Work one side of a race does before the other takes its turn. Turns are measured in work,
 /// not expansions: one expansion may sweep thousands of voxels (docs/search.md compares the
 /// two).
 const TURN: u64 = 4096;
+
+/// Expansions of the A* with canonical successors (the pruning rule of jump point search
+/// without the jumps, [`AStar::begin`]) that an exact jump point search runs first: the
+/// *prelude*. Small queries end within it, without paying the jump search's set-up (the scan
+/// events of the chunks it reads, microseconds each, and its two node tables); the others hand
+/// over to the race of jump point searches, which starts afresh, from the goal's side (see
+/// [`LEAD`]). All are exact. Tuned on the tuning half of the Warframe maps (docs/benchmarks.md).
+const PRELUDE: usize = 1000;
 
 /// The search state a [`Pathfinder`](crate::Pathfinder) carries.
 #[derive(Debug, Default, Clone)]
@@ -64,12 +79,20 @@ pub(crate) struct Dispatch {
     search: JumpSearch,
     /// The search from the goal back to the start, when the current phase races one.
     reverse: JumpSearch,
+    /// The straight-scan events both jump point searches read (kept across queries on the
+    /// same world and media, see [`ScanCache`]).
+    scans: ScanCache,
     racing: bool,
     /// Whose turn it is (`true`: the reverse search's) and the work left in it. Kept across
     /// calls, so that a time-sliced query takes the same turns as a one-shot one.
     turn: (bool, u64),
     /// [`LEAD`] and [`TURN`], replaced by tests to race on small worlds.
     race_turns: Option<(u64, u64)>,
+    /// The current phase is the [`PRELUDE`] of a jump point search (A* with canonical
+    /// successors, `self.jump` false until it hands over).
+    prelude: bool,
+    /// [`PRELUDE`], replaced by tests (0: none).
+    prelude_expansions: Option<usize>,
     flood: Flood,
     start: IVec3,
     goal: IVec3,
@@ -129,28 +152,58 @@ impl Dispatch {
     }
 
     /// Starts a search toward `self.target` with `weight`, within what is left of the query's
-    /// expansion budget.
+    /// expansion budget. An exact jump point search begins with its [`PRELUDE`]: A* with
+    /// canonical successors, for at most that many expansions.
     fn start_phase(&mut self, world: &VoxelWorld, weight: u32) {
         self.weight = weight.max(100);
         // Weighted A*: measured faster than weighted jump point search on the benchmark.
-        self.jump = self.config.algorithm == Algorithm::Jps
+        let jump = self.config.algorithm == Algorithm::Jps
             && self.weight == 100
             && self.config.costs.jump_exact()
             && !self.config.priced_media(world);
+        let prelude = self.prelude_expansions.unwrap_or(PRELUDE);
+        if jump && prelude > 0 {
+            self.jump = false;
+            self.racing = false;
+            self.prelude = true;
+            self.phase_left = prelude;
+            let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
+            let config = SearchConfig { max_expansions: left, ..self.config };
+            self.astar.begin(world, self.start, self.target, &config, 100, true);
+        } else {
+            self.jump = jump;
+            self.start_search(world);
+        }
+    }
+
+    /// Starts the search of the current phase on its engine: jump point search (racing from
+    /// both ends where it can) if `self.jump`, else A*.
+    fn start_search(&mut self, world: &VoxelWorld) {
+        self.prelude = false;
         let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
         let config = SearchConfig { max_expansions: left, ..self.config };
         self.racing = self.jump && self.phase == Phase::Main && reversible(&config, world);
         if self.racing {
             // The race counts the expansions of both sides against the query's budget.
             let config = SearchConfig { max_expansions: None, ..config };
-            self.search.begin(world, self.start, self.target, &config);
-            self.reverse.begin(world, self.target, self.start, &config);
-            self.turn = (false, self.race_turns.map_or(LEAD, |t| t.0));
+            self.search.begin(world, self.start, self.target, &config, &mut self.scans);
+            self.reverse.begin(world, self.target, self.start, &config, &mut self.scans);
+            let (lead, turn) = self.race_turns.unwrap_or((LEAD, TURN));
+            self.turn = if lead == 0 { (true, turn) } else { (false, lead) };
         } else if self.jump {
-            self.search.begin(world, self.start, self.target, &config);
+            self.search.begin(world, self.start, self.target, &config, &mut self.scans);
         } else {
             self.astar.begin(world, self.start, self.target, &config, self.weight, self.canonical);
         }
+    }
+
+    /// The [`PRELUDE`] spent its expansions without an answer: the jump point search takes
+    /// over, from scratch.
+    fn end_prelude(&mut self, world: &VoxelWorld) {
+        self.carried = self.add(self.phase_stats());
+        self.phase_left = usize::MAX;
+        self.jump = true;
+        self.start_search(world);
     }
 
     /// Statistics of the current phase's searches.
@@ -168,6 +221,8 @@ impl Dispatch {
             generated: s.generated + r.generated,
             peak_open: s.peak_open + r.peak_open,
             weight: s.weight,
+            swept: s.swept + r.swept,
+            peak_bytes: s.peak_bytes + r.peak_bytes,
         }
     }
 
@@ -184,7 +239,7 @@ impl Dispatch {
             let (backward, turn_left) = self.turn;
             let side = if backward { &mut self.reverse } else { &mut self.search };
             let (before, work) = (side.stats().expanded, side.work());
-            let out = side.advance_within(world, n, work + turn_left);
+            let out = side.advance_within(world, n, work + turn_left, &mut self.scans);
             if n == 0 && matches!(out, Ok(None)) {
                 return if done >= max {
                     (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
@@ -236,7 +291,7 @@ impl Dispatch {
                         self.race(world, left)
                     } else if self.jump {
                         let before = self.search.stats().expanded;
-                        let out = self.search.advance(world, left.min(self.phase_left));
+                        let out = self.search.advance(world, left.min(self.phase_left), &mut self.scans);
                         (self.search.stats().expanded - before, out)
                     } else {
                         let before = self.astar.stats().expanded;
@@ -246,6 +301,7 @@ impl Dispatch {
                     left = left.saturating_sub(spent);
                     self.phase_left = self.phase_left.saturating_sub(spent);
                     match out {
+                        Ok(None) if self.phase_left == 0 && self.prelude => self.end_prelude(world),
                         Ok(None) if self.phase_left == 0 => self.escalate(world),
                         Ok(None) => return SearchStep::Pending,
                         Ok(Some(mut path)) => {
@@ -281,6 +337,8 @@ impl Dispatch {
                     match out {
                         Ok(None) => return SearchStep::Pending,
                         Ok(Some(best)) => {
+                            // The flood's visited set (its queue's length is not tracked).
+                            self.carried.peak_bytes = self.carried.peak_bytes.max(self.flood.seen.bytes_in_use());
                             self.phase = Phase::Closest;
                             self.config.fallback = Fallback::Fail;
                             self.begin_search(world, best);
@@ -302,6 +360,8 @@ impl Dispatch {
             generated: self.carried.generated + s.generated,
             peak_open: self.carried.peak_open.max(s.peak_open),
             weight: self.weight,
+            swept: self.carried.swept + s.swept,
+            peak_bytes: self.carried.peak_bytes.max(s.peak_bytes),
         }
     }
 
@@ -314,9 +374,22 @@ impl Dispatch {
         }
     }
 
+    /// Chunks whose scan events the jump point searches of the current (or last) search
+    /// phase built.
+    pub(crate) fn chunks_scanned(&self) -> usize {
+        if !self.jump {
+            return 0;
+        }
+        self.search.chunks_scanned() + if self.racing { self.reverse.chunks_scanned() } else { 0 }
+    }
+
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.astar.heap_bytes() + self.search.heap_bytes() + self.reverse.heap_bytes() + self.flood.heap_bytes()
+        self.astar.heap_bytes()
+            + self.search.heap_bytes()
+            + self.reverse.heap_bytes()
+            + self.scans.heap_bytes()
+            + self.flood.heap_bytes()
     }
 }
 
@@ -402,7 +475,7 @@ mod tests {
     fn races_find_legal_optimal_paths_from_either_end() {
         let mut rng = crate::grid::seeded::Rng(0x2ACE_5EED);
         let (mut race, mut astar) = (Dispatch::default(), AStar::default());
-        let (mut compared, mut reversed, mut budgeted) = (0, 0, 0);
+        let (mut compared, mut reversed, mut budgeted, mut handed_over) = (0, 0, 0, 0);
         for world_index in 0..400 {
             let dims = glam::UVec3::new(5 + rng.below(12), 5 + rng.below(8), 5 + rng.below(12));
             let density = rng.below(35);
@@ -416,8 +489,13 @@ mod tests {
                     continue;
                 }
                 race.race_turns = Some((u64::from(rng.below(3)), 1 + u64::from(rng.below(8))));
+                // A third of the queries begin with a short prelude (A* with canonical
+                // successors), most of which hand over to the race.
+                let prelude = if world_index % 3 == 2 { 1 + rng.below(24) as usize } else { 0 };
+                race.prelude_expansions = Some(prelude);
                 race.begin(&world, start, goal, &config, false);
-                assert!(race.racing);
+                assert_eq!(race.racing, prelude == 0);
+                assert_eq!(race.prelude, prelude > 0);
                 astar.begin(&world, start, goal, &config, 100, false);
                 let step = race.advance(&world, usize::MAX);
                 match (step, astar.advance(&world, usize::MAX)) {
@@ -431,7 +509,8 @@ mod tests {
                             cost += costs.cost(crate::grid::moves::axes(m));
                         }
                         assert_eq!(cost, path.cost);
-                        reversed += usize::from(race.reverse.finished() && !race.search.finished());
+                        reversed += usize::from(race.racing && race.reverse.finished() && !race.search.finished());
+                        handed_over += usize::from(prelude > 0 && race.racing);
                         compared += 1;
                     }
                     (SearchStep::Failed(PathError::Unreachable { .. }), Err(PathError::Unreachable { .. })) => {}
@@ -454,6 +533,7 @@ mod tests {
         assert!(compared > 800, "compared {compared}");
         assert!(budgeted > 500, "budget exhausted in only {budgeted} races");
         assert!(reversed > 200, "the reverse search found only {reversed} of {compared} paths");
+        assert!(handed_over > 100, "only {handed_over} preludes handed over to the race");
         // Moves that may be one-way or priced by the medium entered, and an inadmissible
         // heuristic: no race.
         let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(8)).unwrap();
@@ -464,6 +544,7 @@ mod tests {
             SearchConfig { media: crate::Media { air: Some(100), water: Some(300) }, ..jps },
             SearchConfig { heuristic: Heuristic::Manhattan, ..jps },
         ] {
+            race.prelude_expansions = Some(0);
             race.begin(&world, IVec3::ZERO, IVec3::splat(7), &config, false);
             assert!(!race.racing, "{config:?}");
         }

@@ -21,60 +21,117 @@ pub(crate) const PARENT_MASK: u8 = 0x3F;
 pub(crate) const NO_PARENT: u8 = 0x3F;
 
 /// Which page holds each cube of `2^SHIFT` voxels a side (by default a 16^3 chunk) of a
-/// world, for one search at a time: pages are handed out on first touch, and a stamp per cube
-/// says whether its page belongs to the current search, so forgetting them all is free and no
-/// lookup hashes. The owner keeps the pages' contents.
+/// world, for one search at a time: pages are handed out on first touch, and a stamp per
+/// chunk says whether its entry belongs to the current search, so forgetting them all is free
+/// and no lookup hashes. The owner keeps the pages' contents.
+///
+/// The table has one entry (8 bytes) per 16^3 chunk of the world whatever the page size: for
+/// pages smaller than a chunk it names a block, handed out with the chunk's first page, that
+/// holds the pages of the chunk's cubes (4 bytes each). A search's tables so follow the chunks
+/// it touches, not the number of cubes in the world (a table per 8^3 cube took 64 bytes per
+/// chunk of the world).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct PageTable<const SHIFT: i32 = CHUNK_SHIFT> {
     stamp: u32,
-    cube_dims: IVec3,
-    /// Per cube: `[stamp, page]`; the page is valid when the stamp is the current one.
+    chunk_dims: IVec3,
+    /// Per chunk: `[stamp, page or block]`, valid when the stamp is the current one.
     table: Vec<[u32; 2]>,
+    /// Pages smaller than a chunk: per block, the page of each cube of its chunk
+    /// ([`NO_PAGE`]: none yet).
+    blocks: Vec<u32>,
+    blocks_used: usize,
     used: usize,
 }
 
+/// A cube of a touched chunk that has no page yet.
+const NO_PAGE: u32 = u32::MAX;
+
 impl<const SHIFT: i32> PageTable<SHIFT> {
+    /// Cubes per chunk.
+    const CUBES: usize = 1 << (3 * (CHUNK_SHIFT - SHIFT));
+
     /// Forgets every page, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {
-        let cube_dims = (dims.as_ivec3() + ((1 << SHIFT) - 1)) >> SHIFT;
-        if cube_dims != self.cube_dims || self.stamp == u32::MAX {
-            let cubes = cube_dims.x as usize * cube_dims.y as usize * cube_dims.z as usize;
+        let chunk_dims = (dims.as_ivec3() + CHUNK_MASK) >> CHUNK_SHIFT;
+        if chunk_dims != self.chunk_dims || self.stamp == u32::MAX {
+            let chunks = chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize;
             self.table.clear();
-            self.table.resize(cubes, [0, 0]);
-            self.cube_dims = cube_dims;
+            self.table.resize(chunks, [0, 0]);
+            self.chunk_dims = chunk_dims;
             self.stamp = 0;
         }
         self.stamp += 1;
         self.used = 0;
+        self.blocks_used = 0;
     }
 
     #[inline]
-    fn cube(&self, v: IVec3) -> usize {
-        let c = v >> SHIFT;
-        ((c.z * self.cube_dims.y + c.y) * self.cube_dims.x + c.x) as usize
+    fn chunk(&self, v: IVec3) -> usize {
+        let c = v >> CHUNK_SHIFT;
+        ((c.z * self.chunk_dims.y + c.y) * self.chunk_dims.x + c.x) as usize
+    }
+
+    /// Index of `v`'s cube in its chunk.
+    #[inline]
+    fn cube_in_chunk(v: IVec3) -> usize {
+        let l = (v & CHUNK_MASK) >> SHIFT;
+        let bits = CHUNK_SHIFT - SHIFT;
+        ((l.z << (2 * bits)) | (l.y << bits) | l.x) as usize
     }
 
     /// The page of `v`'s cube (`v` inside the world), and whether this call handed it out: the
     /// owner must then clear it.
     #[inline]
     pub(crate) fn page(&mut self, v: IVec3) -> (usize, bool) {
-        let cube = self.cube(v);
-        let entry = &mut self.table[cube];
-        if entry[0] == self.stamp {
-            (entry[1] as usize, false)
-        } else {
+        let chunk = self.chunk(v);
+        let stamp = self.stamp;
+        let entry = &mut self.table[chunk];
+        if SHIFT == CHUNK_SHIFT {
+            if entry[0] == stamp {
+                return (entry[1] as usize, false);
+            }
             let page = self.used;
-            *entry = [self.stamp, page as u32];
+            *entry = [stamp, page as u32];
             self.used += 1;
-            (page, true)
+            return (page, true);
         }
+        let block = if entry[0] == stamp {
+            entry[1] as usize
+        } else {
+            let block = self.blocks_used;
+            *entry = [stamp, block as u32];
+            self.blocks_used += 1;
+            let start = block * Self::CUBES;
+            if self.blocks.len() < start + Self::CUBES {
+                self.blocks.resize(start + Self::CUBES, NO_PAGE);
+            } else {
+                self.blocks[start..start + Self::CUBES].fill(NO_PAGE);
+            }
+            block
+        };
+        let i = block * Self::CUBES + Self::cube_in_chunk(v);
+        let page = self.blocks[i];
+        if page != NO_PAGE {
+            return (page as usize, false);
+        }
+        let page = self.used;
+        self.blocks[i] = page as u32;
+        self.used += 1;
+        (page, true)
     }
 
     /// The page of `v`'s cube, if this search touched it.
     #[inline]
     pub(crate) fn find(&self, v: IVec3) -> Option<usize> {
-        let entry = self.table[self.cube(v)];
-        (entry[0] == self.stamp).then_some(entry[1] as usize)
+        let entry = self.table[self.chunk(v)];
+        if entry[0] != self.stamp {
+            return None;
+        }
+        if SHIFT == CHUNK_SHIFT {
+            return Some(entry[1] as usize);
+        }
+        let page = self.blocks[entry[1] as usize * Self::CUBES + Self::cube_in_chunk(v)];
+        (page != NO_PAGE).then_some(page as usize)
     }
 
     /// Index of `v` inside its page.
@@ -86,7 +143,18 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.table.capacity() * 8
+        self.table.capacity() * 8 + self.blocks.capacity() * 4
+    }
+
+    /// Bytes the current search uses: the table over the world's chunks and the blocks
+    /// handed out since the reset.
+    pub(crate) fn bytes_in_use(&self) -> usize {
+        self.table.len() * 8 + self.blocks_used * Self::CUBES * 4
+    }
+
+    /// Pages handed out since the last reset.
+    pub(crate) fn pages_used(&self) -> usize {
+        self.used
     }
 }
 
@@ -96,6 +164,8 @@ pub(crate) trait Records: Default {
     fn grow(&mut self, len: usize);
     /// Marks the records of `range` untouched (a page handed out again).
     fn clear(&mut self, range: std::ops::Range<usize>);
+    /// Bytes of one record.
+    fn record_bytes() -> usize;
     /// Bytes of heap held.
     fn heap_bytes(&self) -> usize;
 }
@@ -108,6 +178,10 @@ impl<T: Copy + Default> Records for Vec<T> {
 
     fn clear(&mut self, range: std::ops::Range<usize>) {
         self[range].fill(T::default());
+    }
+
+    fn record_bytes() -> usize {
+        std::mem::size_of::<T>()
     }
 
     fn heap_bytes(&self) -> usize {
@@ -132,6 +206,10 @@ impl Records for Scores {
 
     fn clear(&mut self, range: std::ops::Range<usize>) {
         self.info[range].fill(0);
+    }
+
+    fn record_bytes() -> usize {
+        9
     }
 
     fn heap_bytes(&self) -> usize {
@@ -201,6 +279,18 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pages.heap_bytes() + self.page_origin.capacity() * 12 + self.rec.heap_bytes()
+    }
+
+    /// Pages handed out to the current search.
+    pub(crate) fn pages_used(&self) -> usize {
+        self.pages.pages_used()
+    }
+
+    /// Bytes the current search uses: the page table (sized by the world) and the pages
+    /// handed out to it (their records and origins). Pages kept from earlier searches for
+    /// reuse are not counted.
+    pub(crate) fn bytes_in_use(&self) -> usize {
+        self.pages.bytes_in_use() + self.pages_used() * (Self::PAGE_VOXELS * R::record_bytes() + 12)
     }
 }
 

@@ -21,6 +21,19 @@ pub struct SearchStats {
     /// [`Algorithm::Budget`](crate::Algorithm::Budget), the weight its schedule ended on.
     /// (0 while no path was found.)
     pub weight: u32,
+    /// Voxels the sweeps of a jump point search passed through (both sides of a race; 0
+    /// for the searches of A*). With [`expanded`](Self::expanded), the work behind a jump
+    /// point search's time: one expansion may sweep thousands of voxels.
+    pub swept: usize,
+    /// Bytes the query's search held at its peak: the node pages it used and the node page
+    /// tables (sized by the world), and its open list's entries (16 bytes each, at their
+    /// most). Searches run one after another (the prelude of jump point search, the phases of
+    /// the budget mode, the closest-voxel fallback's) count the largest; the two sides of a
+    /// race count together. Memory kept for reuse by later queries is not counted: notably
+    /// the straight-scan events of jump point search, a cache over the world (6 KB per chunk
+    /// with obstacles that any query read, and 8 bytes per chunk of the world; see
+    /// [`Pathfinder::memory_bytes`](crate::Pathfinder::memory_bytes)).
+    pub peak_bytes: usize,
 }
 
 /// A path from start to goal through a [`VoxelWorld`](crate::VoxelWorld).

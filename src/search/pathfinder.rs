@@ -196,6 +196,16 @@ impl Pathfinder {
         self.run.stats()
     }
 
+    /// 16^3 chunks whose straight-scan events the jump point search of the last query built
+    /// (0 for A*, and for a query its first phase answered). Each costs microseconds, much of
+    /// a small query's time. Unlike [`SearchStats`], this depends on the pathfinder's history:
+    /// events read by an earlier query on the same world with the same media are kept and not
+    /// built again. For measurements.
+    #[must_use]
+    pub fn chunks_scanned(&self) -> usize {
+        self.run.chunks_scanned()
+    }
+
     /// Bytes of heap this pathfinder holds.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
