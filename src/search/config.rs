@@ -70,7 +70,12 @@ pub enum Algorithm {
     /// over 1 doubled (1.15, 1.3, 1.6, 2.2, 3.4, 5.8, then 10 with no cap). Easy problems get
     /// the tight bound; the rare hard one trades length for time instead of blowing the frame.
     /// Each path reports the weight it was found with in
-    /// [`SearchStats::weight`](crate::SearchStats::weight): its guarantee.
+    /// [`SearchStats::weight`](crate::SearchStats::weight): its guarantee. After the first
+    /// phase (unless the diagonal rule is [`DiagonalRule::Faces`], where a move may be one-way,
+    /// or the fallback is [`Fallback::Closest`]), a flood of at most `phase_expansions` voxels
+    /// from the goal looks for the start: a goal walled in a smaller pocket fails
+    /// [`PathError::Unreachable`](crate::PathError::Unreachable) there. The flood's voxels
+    /// count as expansions.
     Budget {
         /// The first phase's weight, in percent (at least 100).
         percent: u32,

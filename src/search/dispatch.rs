@@ -40,10 +40,16 @@ enum Phase {
     Main,
     /// The goal is unreachable: flooding the start's component for the closest voxel.
     Flood,
+    /// [`Algorithm::Budget`] after its first phase: flooding the goal's component, at most one
+    /// phase's expansions, for the start. A goal walled in a pocket smaller than that is then
+    /// answered `Unreachable` at once, not after a pass over all the start can reach.
+    Probe,
     /// Searching for the closest voxel.
     Closest,
     /// Finished; `advance` reports `Unreachable` until the next `begin`.
     Done,
+    /// Finished by the [`Probe`](Phase::Probe): as `Done`, its statistics all carried.
+    Refuted,
 }
 
 /// Work (expansions and voxels swept, [`JumpSearch::work`]) the search from the start does
@@ -94,6 +100,8 @@ pub(crate) struct Dispatch {
     /// [`PRELUDE`], replaced by tests (0: none).
     prelude_expansions: Option<usize>,
     flood: Flood,
+    /// This query's [`Phase::Probe`] has run.
+    probed: bool,
     start: IVec3,
     goal: IVec3,
     config: SearchConfig,
@@ -127,6 +135,7 @@ impl Dispatch {
         self.goal = goal;
         self.config = *config;
         self.carried = SearchStats::default();
+        self.probed = false;
         self.phase = Phase::Main;
         self.world = (world.dims(), world.revision());
         self.begin_search(world, goal);
@@ -135,7 +144,7 @@ impl Dispatch {
     /// Ends the current query (if any): `advance` reports `Unreachable` until the next
     /// `begin`; the statistics stay.
     pub(crate) fn stop(&mut self) {
-        if self.phase != Phase::Idle {
+        if !matches!(self.phase, Phase::Idle | Phase::Refuted) {
             self.phase = Phase::Done;
         }
     }
@@ -272,6 +281,21 @@ impl Dispatch {
         } else if let Algorithm::Budget { phase_expansions, .. } = self.config.algorithm {
             self.phase_left = phase_expansions.max(1) as usize;
         }
+        // Once, after the first phase: moves that can be walked both ways make the goal's
+        // component hold the start iff the start's holds the goal. (With `Fallback::Closest`
+        // an unreachable goal is not the end of the query: the search runs dry and the
+        // fallback follows.)
+        if !self.probed
+            && self.phase == Phase::Main
+            && self.config.diagonal != DiagonalRule::Faces
+            && self.config.fallback == Fallback::Fail
+        {
+            self.probed = true;
+            self.weight = weight;
+            self.phase = Phase::Probe;
+            self.flood.begin(world, self.target, self.start, self.config.pass(), self.config.diagonal);
+            return;
+        }
         self.start_phase(world, weight);
     }
 
@@ -279,13 +303,17 @@ impl Dispatch {
     /// [`Pathfinder::advance`](crate::Pathfinder::advance).
     pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> SearchStep {
         let mut left = budget;
-        if !matches!(self.phase, Phase::Idle | Phase::Done) && self.world != (world.dims(), world.revision()) {
+        if !matches!(self.phase, Phase::Idle | Phase::Done | Phase::Refuted)
+            && self.world != (world.dims(), world.revision())
+        {
             self.phase = Phase::Done;
             return SearchStep::Failed(PathError::WorldChanged);
         }
         loop {
             match self.phase {
-                Phase::Idle | Phase::Done => return SearchStep::Failed(PathError::Unreachable { expanded: 0 }),
+                Phase::Idle | Phase::Done | Phase::Refuted => {
+                    return SearchStep::Failed(PathError::Unreachable { expanded: 0 });
+                }
                 Phase::Main | Phase::Closest => {
                     let (spent, out) = if self.racing {
                         self.race(world, left)
@@ -325,6 +353,28 @@ impl Dispatch {
                                 PathError::BudgetExhausted { .. } => PathError::BudgetExhausted { expanded },
                                 e => e,
                             });
+                        }
+                    }
+                }
+                Phase::Probe => {
+                    let Algorithm::Budget { phase_expansions, .. } = self.config.algorithm else { unreachable!() };
+                    let cap = self.config.max_expansions.unwrap_or(usize::MAX).saturating_sub(self.carried.expanded);
+                    let before = self.flood.visited;
+                    let out = self.flood.advance(world, left, cap.min(phase_expansions.max(1) as usize));
+                    self.carried.expanded += self.flood.visited - before;
+                    left = left.saturating_sub(self.flood.visited - before);
+                    self.carried.peak_bytes = self.carried.peak_bytes.max(self.flood.seen.bytes_in_use());
+                    match out {
+                        Ok(None) => return SearchStep::Pending,
+                        Ok(Some(nearest)) if nearest != self.start => {
+                            self.phase = Phase::Refuted;
+                            return SearchStep::Failed(PathError::Unreachable { expanded: self.carried.expanded });
+                        }
+                        // The start is in the goal's component, or the component is larger
+                        // than a phase: the next phase.
+                        Ok(Some(_)) | Err(()) => {
+                            self.phase = Phase::Main;
+                            self.start_phase(world, self.weight);
                         }
                     }
                 }
@@ -369,7 +419,7 @@ impl Dispatch {
     pub(crate) fn stats(&self) -> SearchStats {
         match self.phase {
             Phase::Idle => SearchStats::default(),
-            Phase::Flood => self.carried,
+            Phase::Flood | Phase::Probe | Phase::Refuted => self.carried,
             _ => self.add(self.phase_stats()),
         }
     }
