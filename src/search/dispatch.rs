@@ -357,10 +357,14 @@ impl Dispatch {
                     }
                 }
                 Phase::Probe => {
-                    let Algorithm::Budget { phase_expansions, .. } = self.config.algorithm else { unreachable!() };
+                    // One phase's voxels (only the budget mode escalates into a probe).
+                    let phase = match self.config.algorithm {
+                        Algorithm::Budget { phase_expansions, .. } => phase_expansions.max(1) as usize,
+                        _ => 0,
+                    };
                     let cap = self.config.max_expansions.unwrap_or(usize::MAX).saturating_sub(self.carried.expanded);
                     let before = self.flood.visited;
-                    let out = self.flood.advance(world, left, cap.min(phase_expansions.max(1) as usize));
+                    let out = self.flood.advance(world, left, cap.min(phase));
                     self.carried.expanded += self.flood.visited - before;
                     left = left.saturating_sub(self.flood.visited - before);
                     self.carried.peak_bytes = self.carried.peak_bytes.max(self.flood.seen.bytes_in_use());
