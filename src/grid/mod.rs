@@ -4,13 +4,15 @@
 //! [`moves`] (the 26 moves and their 3x3x3 masks); [`world`] (the voxels); [`clearance`] (the
 //! solid voxels dilated by an agent's radius); [`pass`] (one query's view of the voxels: its
 //! media and radius); over them [`scan`] (jump point search's per-chunk scan events),
-//! [`components`] (connectivity labels) and [`shapes`] (column, capsule and flood fills).
+//! [`components`] (connectivity labels), [`regions`] (the free space as pieces of chunks and
+//! the links between them, built lazily) and [`shapes`] (column, capsule and flood fills).
 
 pub(crate) mod clearance;
 pub(crate) mod components;
 pub(crate) mod layer;
 pub(crate) mod moves;
 pub(crate) mod pass;
+pub(crate) mod regions;
 pub(crate) mod scan;
 #[cfg(test)]
 pub(crate) mod seeded;

@@ -22,6 +22,8 @@ use crate::grid::pass::Pass;
 use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, START};
 use crate::search::config::SearchConfig;
+use crate::search::guide::Guide;
+use crate::search::heuristic::Heuristic;
 use crate::search::memory::CHUNK_PAGE_BYTES;
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, interior};
 use crate::search::open_list::OpenList;
@@ -40,6 +42,8 @@ struct Query {
     weight: u64,
     /// Only canonical successors (see [`AStar::begin`]).
     canonical: bool,
+    /// Estimates also from the [`Guide`] (see [`AStar::follow_guide`]).
+    guided: bool,
     done: bool,
     /// The world's dims and revision at `begin`.
     world: (glam::UVec3, u64),
@@ -64,6 +68,8 @@ pub(crate) struct AStar {
     ties_most: usize,
     /// Closed voxels reached again at their cost by a new move: successors still to try.
     late: Vec<(usize, u32)>,
+    /// The coarse estimate of guided searches (its regions kept across searches).
+    guide: Guide,
 }
 
 /// Canonical searches: bit of `info`'s move field set when the voxel was reached at its cost by
@@ -103,6 +109,7 @@ impl AStar {
             priced,
             weight: u64::from(weight),
             canonical,
+            guided: false,
             done: false,
             world: (world.dims(), world.revision()),
         };
@@ -125,6 +132,43 @@ impl AStar {
         self.stats.peak_open = 1;
     }
 
+    /// Makes the search just begun (weighted, not canonical) follow the [`Guide`] as well, begun
+    /// for this query by the caller ([`guide`](Self::guide)): each voxel's estimate is the
+    /// larger of the heuristic's and the guide's (where it has one). The start's key is not
+    /// changed: it is alone in the open list.
+    pub(crate) fn follow_guide(&mut self) {
+        if !self.q.canonical && self.stats.expanded == 0 {
+            self.q.guided = true;
+        }
+    }
+
+    /// A lower bound on the cost of every path to the goal, from a weighted search (not
+    /// guided, not canonical) that has not reached it: an optimal path has a voxel `n` in the
+    /// open list with `g(n) <= w g*(n)` (its closed predecessors were reached within the weight,
+    /// Likhachev, Gordon and Thrun 2003), so the optimum is at least the least
+    /// `g / w + octile` over the open list. 0 for other searches.
+    pub(crate) fn lower_bound(&self) -> u64 {
+        if self.q.weight == 100 || self.q.guided || self.q.canonical {
+            return 0;
+        }
+        let mut least = u64::MAX;
+        for slot in self.open.heap_slots() {
+            let slot = slot as usize;
+            if self.nodes.rec.info[slot] & CLOSED != 0 {
+                continue;
+            }
+            let v = self.nodes.voxel(slot);
+            let h = Heuristic::Octile.estimate(self.q.goal - v, &self.q.config.costs);
+            least = least.min((self.nodes.rec.g[slot] * 100 / self.q.weight).saturating_add(h));
+        }
+        if least == u64::MAX { 0 } else { least }
+    }
+
+    /// The guide, kept across searches (its regions with it).
+    pub(crate) fn guide(&mut self) -> &mut Guide {
+        &mut self.guide
+    }
+
     /// The open list's key of voxel `v` reached at cost `g`.
     #[inline]
     fn f(&self, g: u64, v: IVec3) -> u64 {
@@ -136,13 +180,18 @@ impl AStar {
     pub(crate) fn stats(&self) -> SearchStats {
         // A canonical search's ties: about 8 bytes an entry.
         let ties = if self.q.canonical { self.ties_most * 8 } else { 0 };
-        let peak_bytes = self.nodes.bytes_in_use() + ties + self.stats.peak_open * 16;
+        let guide = if self.q.guided { self.guide.bytes_in_use() } else { 0 };
+        let peak_bytes = self.nodes.bytes_in_use() + ties + guide + self.stats.peak_open * 16;
         SearchStats { peak_bytes, ..self.stats }
     }
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.heap_bytes() + self.ties.capacity() * 9 + self.late.capacity() * 16
+        self.nodes.heap_bytes()
+            + self.open.heap_bytes()
+            + self.ties.capacity() * 9
+            + self.late.capacity() * 16
+            + self.guide.heap_bytes()
     }
 
     /// Expands at most `budget` more nodes: `Ok(None)` while the search goes on, the path
@@ -161,10 +210,10 @@ impl AStar {
             self.q.done = true;
             return Err(PathError::WorldChanged);
         }
-        let out = if self.q.weight == 100 {
-            self.run::<false>(world, pass, budget)
-        } else {
-            self.run::<true>(world, pass, budget)
+        let out = match (self.q.weight == 100, self.q.guided) {
+            (true, _) => self.run::<false, false>(world, pass, budget),
+            (false, false) => self.run::<true, false>(world, pass, budget),
+            (false, true) => self.run::<true, true>(world, pass, budget),
         };
         if !matches!(out, Ok(None)) {
             self.q.done = true;
@@ -172,8 +221,8 @@ impl AStar {
         out
     }
 
-    /// The search loop; `WEIGHTED`: weighted keys.
-    fn run<const WEIGHTED: bool>(
+    /// The search loop; `WEIGHTED`: weighted keys; `GUIDED`: estimates from the guide too.
+    fn run<const WEIGHTED: bool, const GUIDED: bool>(
         &mut self,
         world: &VoxelWorld,
         pass: Pass,
@@ -204,7 +253,8 @@ impl AStar {
                 return Ok(None);
             }
             // The open list's entries are counted as held (16 bytes each), not its capacity.
-            let held = self.nodes.heap_bytes() + self.open.len() * 16;
+            let held =
+                self.nodes.heap_bytes() + self.open.len() * 16 + if GUIDED { self.guide.heap_bytes() } else { 0 };
             if held + 8 * CHUNK_PAGE_BYTES > world.limits().max_search_bytes {
                 let needed = held + 8 * CHUNK_PAGE_BYTES;
                 return Err(PathError::MemoryLimit { needed, limit: world.limits().max_search_bytes });
@@ -244,7 +294,10 @@ impl AStar {
                 if info & OPEN == 0 || ng < self.nodes.rec.g[ns] {
                     self.nodes.rec.g[ns] = ng;
                     self.nodes.rec.info[ns] = OPEN | m as u8;
-                    let h = q.config.heuristic.estimate(q.goal - n, &q.config.costs);
+                    let mut h = q.config.heuristic.estimate(q.goal - n, &q.config.costs);
+                    if GUIDED && let Some(guided) = self.guide.estimate(world, n) {
+                        h = h.max(guided);
+                    }
                     let f = if WEIGHTED { ng + h * q.weight / 100 } else { ng + h };
                     self.open.push(f, ng, ns as u32);
                     self.stats.generated += 1;

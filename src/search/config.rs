@@ -69,13 +69,25 @@ pub enum Algorithm {
     /// expanded `phase_expansions` nodes without reaching the goal, a restart with the excess
     /// over 1 doubled (1.15, 1.3, 1.6, 2.2, 3.4, 5.8, then 10 with no cap). Easy problems get
     /// the tight bound; the rare hard one trades length for time instead of blowing the frame.
-    /// Each path reports the weight it was found with in
-    /// [`SearchStats::weight`](crate::SearchStats::weight): its guarantee. After the first
-    /// phase (unless the diagonal rule is [`DiagonalRule::Faces`], where a move may be one-way,
-    /// or the fallback is [`Fallback::Closest`]), a flood of at most `phase_expansions` voxels
-    /// from the goal looks for the start: a goal walled in a smaller pocket fails
-    /// [`PathError::Unreachable`](crate::PathError::Unreachable) there. The flood's voxels
-    /// count as expansions.
+    /// Each path reports its guarantee in [`SearchStats::weight`](crate::SearchStats::weight):
+    /// the weight it was found with, at most 10.
+    ///
+    /// A query still searching 4,096 expansions into its first phase is *sized up* on a coarse
+    /// graph of the world (the free voxels of each 16^3 chunk cut into connected pieces, linked
+    /// where a move joins them; built as queries need it and kept by the
+    /// [`Pathfinder`](crate::Pathfinder) for the same world, unedited). If the way round
+    /// through that graph is at least twice the straight-line estimate (a wall between the
+    /// ends, its openings far from the line), the phases start again following the graph's
+    /// estimate, which is not a lower bound: such a path reports as its weight its cost over a
+    /// lower bound of the optimum that the first phase proved (if that is above 10, the
+    /// search goes on without the graph, at weight 10). If the graph shows no way at all
+    /// under [`DiagonalRule::Strict`], the query fails
+    /// [`PathError::Unreachable`](crate::PathError::Unreachable) there. If it cannot tell,
+    /// after the first phase (unless the diagonal rule is [`DiagonalRule::Faces`], where a
+    /// move may be one-way, or the fallback is [`Fallback::Closest`]) a flood of at most
+    /// `phase_expansions` voxels from the goal looks for the start: a goal walled in a smaller
+    /// pocket fails `Unreachable` there. The flood's voxels count as expansions; the coarse
+    /// graph's work does not.
     Budget {
         /// The first phase's weight, in percent (at least 100).
         percent: u32,
@@ -90,12 +102,15 @@ impl Algorithm {
     /// the Warframe benchmark).
     pub const BUDGET: Algorithm = Algorithm::Budget { percent: 110, phase_expansions: 30_000 };
 
+    /// The last weight (percent) of [`Algorithm::Budget`]'s schedule: its guaranteed bound.
+    pub(crate) const LAST_BUDGET_WEIGHT: u32 = 1000;
+
     /// The weight after `percent` in [`Algorithm::Budget`]'s schedule (the excess doubled), and
     /// whether that phase is the last, uncapped one.
     #[must_use]
     pub(crate) fn next_budget_weight(percent: u32) -> (u32, bool) {
-        let next = (100 + 2 * (percent.max(101) - 100)).min(1000);
-        (next, next >= 1000)
+        let next = (100 + 2 * (percent.max(101) - 100)).min(Self::LAST_BUDGET_WEIGHT);
+        (next, next >= Self::LAST_BUDGET_WEIGHT)
     }
 
     /// The guaranteed bound on `cost / optimal cost` for an admissible heuristic: 1 for the

@@ -27,6 +27,7 @@ use crate::grid::scan::ScanCache;
 use crate::grid::world::VoxelWorld;
 use crate::search::astar::AStar;
 use crate::search::config::{Algorithm, DiagonalRule, Fallback, SearchConfig};
+use crate::search::guide::Reach;
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
 use crate::search::path::{Path, SearchStats, SearchStep};
@@ -72,6 +73,20 @@ const TURN: u64 = 4096;
 /// [`LEAD`]). All are exact. Tuned on the tuning half of the Warframe maps (docs/benchmarks.md).
 const PRELUDE: usize = 1000;
 
+/// The budget mode follows the guide when its estimate at the start is at least this ratio
+/// (numerator, denominator) of the octile one: the way round is that much longer than the
+/// straight line. Tuned on the tuning half of the Warframe maps: of its 92 problems sized up
+/// (every 100th), the ratio was below 1.14 on nine in ten and at most 1.53, and the two above
+/// 1.25 lost length and time by following the guide; on walls with small openings it is 2.9
+/// (docs/benchmarks.md).
+const GUIDE_RATIO: (u64, u64) = (2, 1);
+
+/// Expansions into the budget mode's first phase (or the whole phase, if shorter) after which
+/// a query that has not reached its goal is sized up on the coarse graph (see
+/// [`Dispatch::size_up`]). Most queries end before it (the median Warframe query expands a few
+/// hundred voxels); one misled by a wall loses no more than these before it follows the guide.
+const SIZE_UP: usize = 4096;
+
 /// The search state a [`Pathfinder`](crate::Pathfinder) carries.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Dispatch {
@@ -100,8 +115,16 @@ pub(crate) struct Dispatch {
     /// [`PRELUDE`], replaced by tests (0: none).
     prelude_expansions: Option<usize>,
     flood: Flood,
-    /// This query's [`Phase::Probe`] has run.
-    probed: bool,
+    /// This query was sized up (see [`size_up`](Self::size_up)).
+    sized_up: bool,
+    /// The next escalation floods from the goal first ([`Phase::Probe`]).
+    flood_next: bool,
+    /// The current schedule's phases follow the guide (see [`escalate`](Self::escalate)).
+    guided: bool,
+    /// A lower bound on the optimal cost, proved by the unguided phases of the schedule (see
+    /// [`AStar::lower_bound`]): a path found following the guide reports its cost over it as
+    /// its weight.
+    lower: u64,
     start: IVec3,
     goal: IVec3,
     config: SearchConfig,
@@ -135,7 +158,8 @@ impl Dispatch {
         self.goal = goal;
         self.config = *config;
         self.carried = SearchStats::default();
-        self.probed = false;
+        self.sized_up = false;
+        self.flood_next = false;
         self.phase = Phase::Main;
         self.world = (world.dims(), world.revision());
         self.begin_search(world, goal);
@@ -156,6 +180,8 @@ impl Dispatch {
             Algorithm::Budget { percent, phase_expansions } => (percent, phase_expansions.max(1) as usize),
         };
         self.target = goal;
+        self.guided = false;
+        self.lower = Heuristic::Octile.estimate(goal - self.start, &self.config.costs);
         self.phase_left = cap;
         self.start_phase(world, weight);
     }
@@ -203,6 +229,9 @@ impl Dispatch {
             self.search.begin(world, self.start, self.target, &config, &mut self.scans);
         } else {
             self.astar.begin(world, self.start, self.target, &config, self.weight, self.canonical);
+            if self.guided {
+                self.astar.follow_guide();
+            }
         }
     }
 
@@ -272,25 +301,71 @@ impl Dispatch {
         }
     }
 
-    /// [`Algorithm::Budget`]: the phase spent its expansions; restart with the next weight.
+    /// The expansions of the budget mode's first phase after which the query is sized up
+    /// ([`size_up`](Self::size_up)), if that is still to come.
+    fn size_up_at(&self) -> Option<usize> {
+        match self.config.algorithm {
+            Algorithm::Budget { phase_expansions, .. } if !self.sized_up && self.phase == Phase::Main => {
+                Some((phase_expansions.max(1) as usize).min(SIZE_UP))
+            }
+            _ => None,
+        }
+    }
+
+    /// [`Algorithm::Budget`], [`SIZE_UP`] expansions into the first phase: the query is sized
+    /// up on the coarse graph of the [`Guide`](super::guide::Guide). If the way round is much
+    /// longer than the octile estimate ([`GUIDE_RATIO`]: a wall between the ends, whose
+    /// openings the estimate cannot see and a heavier weight only makes worse), the phase
+    /// starts again following the guide, and so do the next. If there is no way at all under
+    /// the strict diagonal rule, the goal is unreachable; if the guide cannot tell, the first
+    /// escalation floods from the goal ([`Phase::Probe`]). Returns the query's end, if that
+    /// was it.
+    fn size_up(&mut self, world: &VoxelWorld) -> Option<SearchStep> {
+        self.sized_up = true;
+        let config = self.config;
+        let guide = self.astar.guide();
+        guide.begin(world, self.start, self.target, config.pass(), config.diagonal, config.costs);
+        let reach = guide.reach_start(world);
+        self.carried.peak_bytes = self.carried.peak_bytes.max(self.astar.guide().bytes_in_use());
+        match reach {
+            Reach::Start => {
+                let octile = Heuristic::Octile.estimate(self.target - self.start, &config.costs);
+                let guided = self.astar.guide().estimate(world, self.start).unwrap_or(0);
+                if guided >= octile.saturating_mul(GUIDE_RATIO.0) / GUIDE_RATIO.1 {
+                    self.lower = self.lower.max(self.astar.lower_bound());
+                    self.carried = self.add(self.phase_stats());
+                    self.guided = true;
+                    if let Algorithm::Budget { phase_expansions, .. } = config.algorithm {
+                        self.phase_left = phase_expansions.max(1) as usize;
+                    }
+                    self.start_phase(world, self.weight);
+                }
+            }
+            Reach::Dry if config.diagonal == DiagonalRule::Strict && config.fallback == Fallback::Fail => {
+                self.carried = self.add(self.phase_stats());
+                self.phase = Phase::Refuted;
+                return Some(SearchStep::Failed(PathError::Unreachable { expanded: self.carried.expanded }));
+            }
+            // Moves that can be walked both ways make the goal's component hold the start iff
+            // the start's holds the goal. (With `Fallback::Closest` an unreachable goal is not
+            // the end of the query: the search runs dry and the fallback follows.)
+            _ => self.flood_next = config.diagonal != DiagonalRule::Faces && config.fallback == Fallback::Fail,
+        }
+        None
+    }
+
+    /// [`Algorithm::Budget`]: the phase spent its expansions; restart with the next weight
+    /// (after a [`Phase::Probe`], if [`size_up`](Self::size_up) asked for one).
     fn escalate(&mut self, world: &VoxelWorld) {
         self.carried = self.add(self.phase_stats());
+        self.lower = self.lower.max(self.astar.lower_bound());
         let (weight, last) = Algorithm::next_budget_weight(self.weight);
         if last {
             self.phase_left = usize::MAX;
         } else if let Algorithm::Budget { phase_expansions, .. } = self.config.algorithm {
             self.phase_left = phase_expansions.max(1) as usize;
         }
-        // Once, after the first phase: moves that can be walked both ways make the goal's
-        // component hold the start iff the start's holds the goal. (With `Fallback::Closest`
-        // an unreachable goal is not the end of the query: the search runs dry and the
-        // fallback follows.)
-        if !self.probed
-            && self.phase == Phase::Main
-            && self.config.diagonal != DiagonalRule::Faces
-            && self.config.fallback == Fallback::Fail
-        {
-            self.probed = true;
+        if std::mem::take(&mut self.flood_next) {
             self.weight = weight;
             self.phase = Phase::Probe;
             self.flood.begin(world, self.target, self.start, self.config.pass(), self.config.diagonal);
@@ -323,18 +398,40 @@ impl Dispatch {
                         (self.search.stats().expanded - before, out)
                     } else {
                         let before = self.astar.stats().expanded;
-                        let out = self.astar.advance(world, left.min(self.phase_left));
+                        let until = self.size_up_at().map_or(usize::MAX, |at| at.saturating_sub(before));
+                        let out = self.astar.advance(world, left.min(self.phase_left).min(until));
                         (self.astar.stats().expanded - before, out)
                     };
                     left = left.saturating_sub(spent);
                     self.phase_left = self.phase_left.saturating_sub(spent);
                     match out {
+                        Ok(None) if self.size_up_at().is_some_and(|at| self.astar.stats().expanded >= at) => {
+                            if let Some(end) = self.size_up(world) {
+                                return end;
+                            }
+                        }
                         Ok(None) if self.phase_left == 0 && self.prelude => self.end_prelude(world),
                         Ok(None) if self.phase_left == 0 => self.escalate(world),
                         Ok(None) => return SearchStep::Pending,
                         Ok(Some(mut path)) => {
+                            // The guide is not admissible: the weight does not bound a path
+                            // that followed it, the proved lower bound does (rounded up).
+                            let lower = u128::from(self.lower.max(1));
+                            let proved = (u128::from(path.cost) * 100).div_ceil(lower).max(100);
+                            if self.guided && proved > u128::from(Algorithm::LAST_BUDGET_WEIGHT) {
+                                // Looser than the schedule's bound: search on, without the
+                                // guide, at the last weight.
+                                self.carried = self.add(self.phase_stats());
+                                self.guided = false;
+                                self.phase_left = usize::MAX;
+                                self.start_phase(world, Algorithm::LAST_BUDGET_WEIGHT);
+                                continue;
+                            }
                             self.phase = Phase::Done;
                             path.stats = self.add(self.phase_stats());
+                            if self.guided {
+                                path.stats.weight = proved as u32;
+                            }
                             return SearchStep::Found(path);
                         }
                         Err(PathError::Unreachable { .. })

@@ -2,8 +2,8 @@
 //!
 //! Bottom up, each file importing only those below it: a query's settings ([`costs`],
 //! [`heuristic`], [`config`]) and its description ([`request`]); per-search tables ([`nodes`],
-//! [`radix_heap`], [`open_list`], [`closest`], [`canonical`], [`memory`]) and the result
-//! ([`path`]); the two engines, both on the same node store and open list: [`astar`], the one
+//! [`radix_heap`], [`open_list`], [`closest`], [`canonical`], [`memory`]), the coarse estimate
+//! of [`guide`] and the result ([`path`]); the two engines, both on the same node store and open list: [`astar`], the one
 //! A* (exact, weighted, the budget mode's phases, the closest-voxel fallback's searches,
 //! repairs' canonical detours), and [`jps`], jump point search; [`dispatch`], which runs a
 //! query's phases on them (the budget schedule, the race of two jump searches, the
@@ -18,6 +18,7 @@ pub(crate) mod closest;
 pub(crate) mod config;
 pub(crate) mod costs;
 pub(crate) mod dispatch;
+pub(crate) mod guide;
 pub(crate) mod heuristic;
 pub(crate) mod jps;
 pub(crate) mod labels;

@@ -179,6 +179,11 @@ impl OpenList {
         if self.monotone { self.radix.len() + self.level.len() } else { self.heap.len() }
     }
 
+    /// The slots of the entries of a list that is not monotone, in no order (stale ones too).
+    pub(crate) fn heap_slots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.heap.v.iter().map(|e| e.slot)
+    }
+
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.heap.heap_bytes() + self.level.capacity() * std::mem::size_of::<(u64, u32)>() + self.radix.heap_bytes()

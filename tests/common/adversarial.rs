@@ -16,10 +16,15 @@ pub struct Case {
 /// An `n`^3 world cut in two by a wall across x at `n / 2`, open only through four 2 x 2
 /// windows near the wall's corners; start and goal face each other through the wall's middle.
 pub fn windowed_wall(n: i32) -> Case {
+    windowed_wall_at(n, &[(2, 2), (2, n - 4), (n - 4, 2), (n - 4, n - 4)])
+}
+
+/// As [`windowed_wall`], with 2 x 2 windows whose lowest corners are at `windows` (`(y, z)`).
+pub fn windowed_wall_at(n: i32, windows: &[(i32, i32)]) -> Case {
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(n as u32)).unwrap();
     let x = n / 2;
     world.fill_voxels(IVec3::new(x, 0, 0), IVec3::new(x, n - 1, n - 1), Voxel::Solid).unwrap();
-    for (y, z) in [(2, 2), (2, n - 4), (n - 4, 2), (n - 4, n - 4)] {
+    for &(y, z) in windows {
         world.fill_voxels(IVec3::new(x, y, z), IVec3::new(x, y + 1, z + 1), Voxel::Air).unwrap();
     }
     let mid = n / 2;
