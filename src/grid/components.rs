@@ -93,7 +93,7 @@ impl Union {
 
 /// Labels the 6-connected pieces of one chunk's free voxels: a piece index per voxel
 /// ([`NO_PIECE`]: blocked) and the number of pieces (at most 2,048, a checkerboard's).
-pub(crate) fn label_chunk(blocked: &[u16; ROWS]) -> (Box<[u16]>, usize) {
+fn label_chunk(blocked: &[u16; ROWS]) -> (Box<[u16]>, usize) {
     let free: Vec<u16> = blocked.iter().map(|r| !r).collect();
     let mut labels = vec![NO_PIECE; ROWS * 16].into_boxed_slice();
     let mut left: Vec<u16> = free.clone();

@@ -4,7 +4,7 @@
 //! [`moves`] (the 26 moves and their 3x3x3 masks); [`world`] (the voxels); [`clearance`] (the
 //! solid voxels dilated by an agent's radius); [`pass`] (one query's view of the voxels: its
 //! media and radius); over them [`scan`] (jump point search's per-chunk scan events),
-//! [`components`] (connectivity labels), [`regions`] (the free space as pieces of chunks and
+//! [`components`] (connectivity labels), [`regions`] (the free space as pieces of 8^3 blocks and
 //! the links between them, built lazily) and [`shapes`] (column, capsule and flood fills).
 
 pub(crate) mod clearance;

@@ -1,10 +1,11 @@
-//! [`Regions`]: a coarse map of where the openings are. The free voxels of each 16^3 chunk
-//! are cut into *pieces* (their 6-connected sets inside the chunk, as in
-//! [`components`](super::components)), and each piece knows the pieces of the 26 neighbouring
-//! chunks that a legal move joins it to. A wall through a chunk cuts it in two pieces; a
-//! window in the wall is a link between them. Built lazily: a chunk is labelled the first time
-//! one of its voxels is asked for, a piece's links the first time they are asked for, and
-//! everything is kept until the world (or the view of it) changes.
+//! [`Regions`]: a coarse map of where the openings are. The free voxels of each 8^3 block
+//! are cut into *pieces* (their 6-connected sets inside the block), and each piece knows the
+//! pieces of the 26 neighbouring blocks that a legal move joins it to. A wall through a block
+//! cuts it in two pieces; a window in the wall is a link between them (or, inside one block,
+//! a piece wrapped round the wall's edge: blocks are small, so that such a piece stays small).
+//! Built lazily: a block is labelled the first time one of its voxels is asked for, a piece's
+//! links the first time they are asked for, and everything is kept until the world (or the
+//! view of it) changes.
 //!
 //! Coordinates: voxel indices, as everywhere in the grid; a piece's [`centre`](Regions::centre)
 //! is the voxel nearest the mean of its voxels (it may be blocked, for a piece that is not
@@ -12,25 +13,34 @@
 
 use glam::{IVec3, UVec3};
 
-use super::components::label_chunk;
-use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
+use super::layer::CHUNK_SHIFT;
 use super::moves::{DiagonalRule, OFFSETS, REQUIRED};
 use super::pass::Pass;
-use super::scan::{LATERAL, ROWS, read_chunk_rows};
+use super::scan::LATERAL;
 use super::world::VoxelWorld;
 
-/// Chunk table entry: not labelled yet.
+/// Edge of a block in voxels, and its log2.
+const BLOCK: i32 = 8;
+const BLOCK_SHIFT: i32 = 3;
+/// Voxels of a block.
+const CELLS: usize = (BLOCK * BLOCK * BLOCK) as usize;
+/// x-rows of a block (`lz * 8 + ly`).
+const ROWS: usize = (BLOCK * BLOCK) as usize;
+
+/// Block table entry: not labelled yet.
 const UNSEEN: u32 = u32::MAX;
-/// Chunk table entry: labelling it would pass the memory share (no pieces, ever).
+/// Block table entry: labelling it would pass the memory share (no pieces, ever).
 const REFUSED: u32 = u32::MAX - 1;
+/// Piece index of a blocked voxel.
+const NO_PIECE: u16 = u16::MAX;
 
 /// Share of the world's [`Limits::max_search_bytes`](crate::Limits) the regions may hold
 /// (one part in this many), beside the search tables they guide.
 const MEMORY_SHARE: usize = 4;
 
-/// One labelled chunk's pieces.
+/// One labelled block's pieces.
 #[derive(Debug, Clone)]
-struct ChunkPieces {
+struct BlockPieces {
     /// Index of its first piece in [`Regions::pieces`].
     first: u32,
     /// Number of pieces (0: nothing free).
@@ -39,16 +49,16 @@ struct ChunkPieces {
     voxels: Voxels,
 }
 
-/// Which piece each voxel of a chunk is in.
+/// Which piece each voxel of a block is in.
 #[derive(Debug, Clone)]
 enum Voxels {
     /// Every voxel is free: all in the first piece.
     Free,
-    /// One piece: the free voxels, as x-rows of blocked bits (`lz * 16 + ly`).
-    Rows(Box<[u16; ROWS]>),
-    /// Several pieces: a piece index per voxel (`(lz * 16 + ly) * 16 + lx`, `u16::MAX`
+    /// One piece: the free voxels, as x-rows of blocked bits (`lz * 8 + ly`).
+    Rows(Box<[u8; ROWS]>),
+    /// Several pieces: a piece index per voxel (`(lz * 8 + ly) * 8 + lx`, [`NO_PIECE`]
     /// blocked).
-    Labels(Box<[u16]>),
+    Labels(Box<[u16; CELLS]>),
 }
 
 /// One piece: its centre and, once asked for, the pieces it is linked to.
@@ -58,34 +68,32 @@ struct Piece {
     links: Option<Box<[u32]>>,
 }
 
-/// The world's free space as pieces of chunks and the links between them, for one view
-/// ([`Pass`] and diagonal rule) of one state of one world. See the module's docs.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Regions {
-    /// The world's lineage, revision and dims, the pass and the rule the pieces are for.
-    key: Option<(u64, u64, UVec3, Pass, DiagonalRule)>,
-    chunk_dims: IVec3,
-    /// Per chunk: [`UNSEEN`], [`REFUSED`] or an index into `chunks`.
-    table: Vec<u32>,
-    chunks: Vec<ChunkPieces>,
-    /// The chunk of each piece (an index into `table`) and the piece.
-    pieces: Vec<(u32, Piece)>,
-    /// Bytes held by the chunks' voxel maps and the pieces' links.
-    bytes: usize,
-}
+impl BlockPieces {
+    /// The piece of the voxel at local coordinates `l` (inside the world), `None` if blocked.
+    #[inline]
+    fn piece(&self, l: IVec3) -> Option<u32> {
+        match &self.voxels {
+            _ if self.count == 0 => None,
+            Voxels::Free => Some(self.first),
+            Voxels::Rows(rows) => (rows[(l.z * BLOCK + l.y) as usize] >> l.x & 1 == 0).then_some(self.first),
+            Voxels::Labels(labels) => {
+                let k = labels[((l.z * BLOCK + l.y) * BLOCK + l.x) as usize];
+                (k != NO_PIECE).then(|| self.first + u32::from(k))
+            }
+        }
+    }
 
-impl ChunkPieces {
-    /// The free voxels of the chunk's face across `axis` at local coordinate `at`, within
-    /// `extent` (the chunk's size inside the world): row `w`, bit `u`, for the other two axes
+    /// The free voxels of the block's face across `axis` at local coordinate `at`, within
+    /// `extent` (the block's size inside the world): row `w`, bit `u`, for the other two axes
     /// `(u, w)` in [`LATERAL`] order.
-    fn face(&self, axis: usize, at: i32, extent: IVec3) -> [u16; CHUNK as usize] {
+    fn face(&self, axis: usize, at: i32, extent: IVec3) -> [u8; BLOCK as usize] {
         let (u_axis, w_axis) = LATERAL[axis];
-        let mut out = [0u16; CHUNK as usize];
+        let mut out = [0u8; BLOCK as usize];
         if self.count == 0 {
             return out;
         }
         if let Voxels::Free = self.voxels {
-            let full = ((1u32 << extent[u_axis]) - 1) as u16;
+            let full = ((1u32 << extent[u_axis]) - 1) as u8;
             out.iter_mut().take(extent[w_axis] as usize).for_each(|row| *row = full);
             return out;
         }
@@ -93,25 +101,67 @@ impl ChunkPieces {
             for u in 0..extent[u_axis] {
                 let mut l = IVec3::ZERO;
                 (l[axis], l[u_axis], l[w_axis]) = (at, u, w as i32);
-                *row |= u16::from(self.piece(l).is_some()) << u;
+                *row |= u8::from(self.piece(l).is_some()) << u;
             }
         }
         out
     }
+}
 
-    /// The piece of the voxel at local coordinates `l` (inside the world), `None` if blocked.
-    #[inline]
-    fn piece(&self, l: IVec3) -> Option<u32> {
-        match &self.voxels {
-            _ if self.count == 0 => None,
-            Voxels::Free => Some(self.first),
-            Voxels::Rows(rows) => (rows[(l.z * CHUNK + l.y) as usize] >> l.x & 1 == 0).then_some(self.first),
-            Voxels::Labels(labels) => {
-                let k = labels[((l.z * CHUNK + l.y) * CHUNK + l.x) as usize];
-                (k != u16::MAX).then(|| self.first + u32::from(k))
+/// Labels the 6-connected pieces of one block's free voxels (x-rows of blocked bits): a
+/// piece index per voxel ([`NO_PIECE`]: blocked), the number of pieces, and the sum of each
+/// piece's local coordinates and its voxel count.
+fn label_block(rows: &[u8; ROWS]) -> (Box<[u16; CELLS]>, Vec<(IVec3, i32)>) {
+    let mut labels = Box::new([NO_PIECE; CELLS]);
+    let mut sums = Vec::new();
+    let mut stack: Vec<u16> = Vec::with_capacity(CELLS);
+    let free = |i: usize| rows[i >> BLOCK_SHIFT] >> (i & 7) & 1 == 0;
+    for seed in 0..CELLS {
+        if labels[seed] != NO_PIECE || !free(seed) {
+            continue;
+        }
+        let id = sums.len() as u16;
+        let mut sum = (IVec3::ZERO, 0);
+        labels[seed] = id;
+        stack.push(seed as u16);
+        while let Some(i) = stack.pop() {
+            let i = i as i32;
+            let l = IVec3::new(i & 7, i >> 3 & 7, i >> 6);
+            sum.0 += l;
+            sum.1 += 1;
+            for (axis, step) in [(0, 1), (1, BLOCK), (2, BLOCK * BLOCK)] {
+                for side in [-1, 1] {
+                    let c = l[axis] + side;
+                    if !(0..BLOCK).contains(&c) {
+                        continue;
+                    }
+                    let j = (i + side * step) as usize;
+                    if labels[j] == NO_PIECE && free(j) {
+                        labels[j] = id;
+                        stack.push(j as u16);
+                    }
+                }
             }
         }
+        sums.push(sum);
     }
+    (labels, sums)
+}
+
+/// The world's free space as pieces of blocks and the links between them, for one view
+/// ([`Pass`] and diagonal rule) of one state of one world. See the module's docs.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Regions {
+    /// The world's lineage, revision and dims, the pass and the rule the pieces are for.
+    key: Option<(u64, u64, UVec3, Pass, DiagonalRule)>,
+    block_dims: IVec3,
+    /// Per block: [`UNSEEN`], [`REFUSED`] or an index into `blocks`.
+    table: Vec<u32>,
+    blocks: Vec<BlockPieces>,
+    /// The block of each piece (an index into `table`) and the piece.
+    pieces: Vec<(u32, Piece)>,
+    /// Bytes held by the blocks' voxel maps and the pieces' links.
+    bytes: usize,
 }
 
 impl Regions {
@@ -126,10 +176,11 @@ impl Regions {
             return;
         }
         self.key = Some(key);
-        self.chunk_dims = world.chunk_dims();
+        self.block_dims = (world.dims().as_ivec3() + BLOCK - 1) >> BLOCK_SHIFT;
+        let d = self.block_dims;
         self.table.clear();
-        self.table.resize(world.chunk_count(), UNSEEN);
-        self.chunks.clear();
+        self.table.resize(d.x as usize * d.y as usize * d.z as usize, UNSEEN);
+        self.blocks.clear();
         self.pieces.clear();
         self.bytes = 0;
     }
@@ -139,12 +190,12 @@ impl Regions {
         self.pieces.len()
     }
 
-    /// A key of piece `p` that does not depend on the order chunks were labelled in: its
-    /// chunk's index, then its index among the chunk's pieces.
+    /// A key of piece `p` that does not depend on the order blocks were labelled in: its
+    /// block's index, then its index among the block's pieces.
     pub(crate) fn order(&self, p: u32) -> u64 {
-        let (chunk, _) = &self.pieces[p as usize];
-        let first = self.chunks[self.table[*chunk as usize] as usize].first;
-        u64::from(*chunk) << 16 | u64::from(p - first)
+        let (block, _) = &self.pieces[p as usize];
+        let first = self.blocks[self.table[*block as usize] as usize].first;
+        u64::from(*block) << 16 | u64::from(p - first)
     }
 
     /// The centre of piece `p`.
@@ -152,21 +203,21 @@ impl Regions {
         self.pieces[p as usize].1.centre
     }
 
-    /// The piece of voxel `v`: `None` if it is outside, blocked, or its chunk could not be
+    /// The piece of voxel `v`: `None` if it is outside, blocked, or its block could not be
     /// labelled within the memory share.
     pub(crate) fn piece(&mut self, world: &VoxelWorld, v: IVec3) -> Option<u32> {
         if !world.contains(v) {
             return None;
         }
-        let entry = self.chunk(world, v >> CHUNK_SHIFT)?;
-        self.chunks[entry as usize].piece(v & CHUNK_MASK)
+        let entry = self.block(world, v >> BLOCK_SHIFT)?;
+        self.blocks[entry as usize].piece(v & (BLOCK - 1))
     }
 
     /// The pieces linked to piece `p` (each once, `p` not among them): `None` if a
-    /// neighbouring chunk could not be labelled within the memory share.
+    /// neighbouring block could not be labelled within the memory share.
     pub(crate) fn links(&mut self, world: &VoxelWorld, p: u32) -> Option<&[u32]> {
         if self.pieces[p as usize].1.links.is_none() {
-            self.link_chunk(world, self.pieces[p as usize].0)?;
+            self.link_block(world, self.pieces[p as usize].0)?;
         }
         self.pieces[p as usize].1.links.as_deref()
     }
@@ -174,18 +225,22 @@ impl Regions {
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.table.capacity() * 4
-            + self.chunks.capacity() * std::mem::size_of::<ChunkPieces>()
+            + self.blocks.capacity() * std::mem::size_of::<BlockPieces>()
             + self.pieces.capacity() * std::mem::size_of::<(u32, Piece)>()
             + self.bytes
     }
 
-    /// The entry of chunk `cc` (inside the world), labelling it if it was not.
-    fn chunk(&mut self, world: &VoxelWorld, cc: IVec3) -> Option<u32> {
-        let index = world.chunk_index(cc);
+    fn block_index(&self, b: IVec3) -> usize {
+        ((b.z * self.block_dims.y + b.y) * self.block_dims.x + b.x) as usize
+    }
+
+    /// The entry of block `b` (inside the world), labelling it if it was not.
+    fn block(&mut self, world: &VoxelWorld, b: IVec3) -> Option<u32> {
+        let index = self.block_index(b);
         match self.table[index] {
             REFUSED => None,
             UNSEEN => {
-                let entry = self.label(world, cc);
+                let entry = self.label(world, b);
                 self.table[index] = entry.unwrap_or(REFUSED);
                 entry
             }
@@ -193,53 +248,57 @@ impl Regions {
         }
     }
 
-    /// Labels chunk `cc` into pieces; `None` past the memory share.
-    fn label(&mut self, world: &VoxelWorld, cc: IVec3) -> Option<u32> {
+    /// Labels block `b` into pieces; `None` past the memory share.
+    fn label(&mut self, world: &VoxelWorld, b: IVec3) -> Option<u32> {
         let (pass, limit) = (self.key.expect("prepared").3, world.limits().max_search_bytes / MEMORY_SHARE);
-        let base = cc << CHUNK_SHIFT;
-        let top = (base + CHUNK).min(world.dims().as_ivec3()) - 1;
-        let (voxels, count, centres) = if world.chunk_free(cc, pass) {
+        let dims = world.dims().as_ivec3();
+        let base = b << BLOCK_SHIFT;
+        let top = (base + BLOCK).min(dims) - 1;
+        let inside = top - base == IVec3::splat(BLOCK - 1);
+        let mut rows = [0u8; ROWS];
+        if !(inside && world.chunk_free(base >> CHUNK_SHIFT, pass)) {
+            for (r, row) in rows.iter_mut().enumerate() {
+                let (y, z) = (base.y + (r as i32 & 7), base.z + (r as i32 >> 3));
+                // Outside the world: blocked (the row's bits past the world's x end are set).
+                *row = if y < dims.y && z < dims.z {
+                    (world.blocked_row16(base.x >> CHUNK_SHIFT, y, z, pass) >> (base.x & 8)) as u8
+                } else {
+                    u8::MAX
+                };
+            }
+        }
+        let (voxels, count, centres) = if rows.iter().all(|&r| r == u8::MAX) {
+            (Voxels::Free, 0, Vec::new())
+        } else if rows.iter().all(|&r| r == 0) {
             (Voxels::Free, 1, vec![(base + top) / 2])
         } else {
-            let rows = read_chunk_rows(world, pass, cc);
-            if rows.iter().all(|&r| r == u16::MAX) {
-                (Voxels::Free, 0, Vec::new())
+            let (labels, sums) = label_block(&rows);
+            let centres: Vec<IVec3> = sums.iter().map(|&(s, n)| base + (s * 2 + n) / (2 * n)).collect();
+            if sums.len() == 1 {
+                (Voxels::Rows(Box::new(rows)), 1, centres)
             } else {
-                let (labels, count) = label_chunk(&rows);
-                let mut sums = vec![(IVec3::ZERO, 0); count];
-                for (i, &k) in labels.iter().enumerate() {
-                    if k != u16::MAX {
-                        let s = &mut sums[usize::from(k)];
-                        s.0 += IVec3::new(i as i32 & CHUNK_MASK, (i as i32 >> CHUNK_SHIFT) & CHUNK_MASK, i as i32 >> 8);
-                        s.1 += 1;
-                    }
-                }
-                let centres = sums.iter().map(|&(s, n)| base + (s * 2 + n) / (2 * n)).collect();
-                if count == 1 {
-                    (Voxels::Rows(Box::new(rows)), 1, centres)
-                } else {
-                    (Voxels::Labels(labels), count, centres)
-                }
+                (Voxels::Labels(labels), sums.len(), centres)
             }
         };
         let bytes = match voxels {
             Voxels::Free => 0,
-            Voxels::Rows(_) => ROWS * 2,
-            Voxels::Labels(_) => ROWS * CHUNK as usize * 2,
+            Voxels::Rows(_) => ROWS,
+            Voxels::Labels(_) => CELLS * 2,
         } + count * std::mem::size_of::<(u32, Piece)>();
         if self.heap_bytes() + bytes > limit {
             return None;
         }
         self.bytes += bytes;
-        let chunk = world.chunk_index(cc) as u32;
+        let block = self.block_index(b) as u32;
         let first = self.pieces.len() as u32;
-        self.pieces.extend(centres.into_iter().map(|centre| (chunk, Piece { centre, links: None })));
-        self.chunks.push(ChunkPieces { first, count: count as u32, voxels });
-        Some(self.chunks.len() as u32 - 1)
+        self.pieces.extend(centres.into_iter().map(|centre| (block, Piece { centre, links: None })));
+        self.blocks.push(BlockPieces { first, count: count as u32, voxels });
+        Some(self.blocks.len() as u32 - 1)
     }
 
     /// Whether diagonal move `m` from the free voxel `v` is legal under `rule`: every voxel the
-    /// rule requires is free, the destination among them (read from the pieces, labelling the chunks they are in).
+    /// rule requires is free, the destination among them (read from the pieces, labelling the
+    /// blocks they are in).
     fn move_legal(&mut self, world: &VoxelWorld, v: IVec3, m: usize, rule: DiagonalRule) -> bool {
         let mut required = REQUIRED[rule as usize][m];
         while required != 0 {
@@ -253,36 +312,36 @@ impl Regions {
         true
     }
 
-    /// Finds the links of every piece of the chunk with table index `index`: for each of the
-    /// 26 neighbouring chunks, every pair of free voxels across the border that a legal move
+    /// Finds the links of every piece of the block with table index `index`: for each of the
+    /// 26 neighbouring blocks, every pair of free voxels across the border that a legal move
     /// joins (across edges and corners, the voxels the rule requires free too).
-    fn link_chunk(&mut self, world: &VoxelWorld, index: u32) -> Option<()> {
-        let cd = self.chunk_dims;
+    fn link_block(&mut self, world: &VoxelWorld, index: u32) -> Option<()> {
+        let bd = self.block_dims;
         let i = index as i32;
-        let cc = IVec3::new(i % cd.x, (i / cd.x) % cd.y, i / (cd.x * cd.y));
+        let b = IVec3::new(i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y));
         let rule = self.key.expect("prepared").4;
-        let entry = self.chunk(world, cc)?;
-        let ChunkPieces { first, count, .. } = self.chunks[entry as usize];
+        let entry = self.block(world, b)?;
+        let BlockPieces { first, count, .. } = self.blocks[entry as usize];
         let mut found: Vec<Vec<u32>> = vec![Vec::new(); count as usize];
-        let base = cc << CHUNK_SHIFT;
+        let base = b << BLOCK_SHIFT;
         for (m, &d) in OFFSETS.iter().enumerate() {
-            let nc = cc + d;
-            if nc.cmplt(IVec3::ZERO).any() || nc.cmpge(cd).any() {
+            let nb = b + d;
+            if nb.cmplt(IVec3::ZERO).any() || nb.cmpge(bd).any() {
                 continue;
             }
-            let Some(other) = self.chunk(world, nc) else { continue };
-            if self.chunks[other as usize].count == 0 {
+            let Some(other) = self.block(world, nb) else { continue };
+            if self.blocks[other as usize].count == 0 {
                 continue;
             }
-            let (this, that) = (&self.chunks[entry as usize], &self.chunks[other as usize]);
+            let (this, that) = (&self.blocks[entry as usize], &self.blocks[other as usize]);
             let mut pairs = Vec::new();
             if d.abs().element_sum() == 1 {
                 // Across a face: the free voxels of both faces, a row at a time. A face move
-                // between free voxels is always legal; two chunks of one piece each need one
+                // between free voxels is always legal; two blocks of one piece each need one
                 // pair.
                 let axis = d.abs().max_position();
-                let (at, other_at) = if d[axis] > 0 { (CHUNK - 1, 0) } else { (0, CHUNK - 1) };
-                let extent = (world.dims().as_ivec3() - base).min(IVec3::splat(CHUNK));
+                let (at, other_at) = if d[axis] > 0 { (BLOCK - 1, 0) } else { (0, BLOCK - 1) };
+                let extent = (world.dims().as_ivec3() - base).min(IVec3::splat(BLOCK));
                 let (mine, theirs) = (this.face(axis, at, extent), that.face(axis, other_at, extent));
                 let (u_axis, w_axis) = LATERAL[axis];
                 'face: for (w, (a, b)) in mine.iter().zip(&theirs).enumerate() {
@@ -309,9 +368,9 @@ impl Regions {
                     if d[a] < 0 {
                         0..=0
                     } else if d[a] > 0 {
-                        CHUNK - 1..=CHUNK - 1
+                        BLOCK - 1..=BLOCK - 1
                     } else {
-                        0..=CHUNK - 1
+                        0..=BLOCK - 1
                     }
                 };
                 for z in range(2) {
@@ -322,7 +381,7 @@ impl Regions {
                             if !world.contains(v) || !world.contains(n) {
                                 continue;
                             }
-                            if let (Some(a), Some(b)) = (this.piece(l), that.piece(n & CHUNK_MASK)) {
+                            if let (Some(a), Some(b)) = (this.piece(l), that.piece(n & (BLOCK - 1))) {
                                 pairs.push((v, a, b));
                             }
                         }
@@ -350,7 +409,7 @@ mod tests {
     use crate::medium::{Media, Voxel};
     use glam::Vec3;
 
-    /// A wall across a world cuts the chunks it passes through in two pieces, linked across
+    /// A wall across a world cuts the blocks it passes through in two pieces, linked across
     /// the wall only where a window is; a piece's links are symmetric and every link joins
     /// pieces that a voxel-level flood finds connected through that border.
     #[test]
@@ -363,14 +422,14 @@ mod tests {
         regions.prepare(&world, pass, DiagonalRule::Strict);
         let (west, east) = (IVec3::new(18, 30, 30), IVec3::new(22, 30, 30));
         let (a, b) = (regions.piece(&world, west).unwrap(), regions.piece(&world, east).unwrap());
-        assert_ne!(a, b, "the wall cuts its chunk");
+        assert_ne!(a, b, "the wall cuts its block");
         assert!(!regions.links(&world, a).unwrap().contains(&b), "no opening here");
         assert_eq!(regions.piece(&world, IVec3::new(20, 30, 30)), None, "the wall is blocked");
         let (wa, wb) = (
             regions.piece(&world, IVec3::new(19, 3, 3)).unwrap(),
             regions.piece(&world, IVec3::new(21, 3, 3)).unwrap(),
         );
-        // Same chunk (16..32 on x): the window joins the two sides inside it, one piece.
+        // Same block (16..24 on x): the window joins the two sides inside it, one piece.
         assert_eq!(wa, wb);
         for p in 0..regions.len() as u32 {
             for &q in regions.links(&world, p).unwrap().to_vec().iter() {
@@ -415,6 +474,6 @@ mod tests {
         let mut regions = Regions::default();
         regions.prepare(&world, Pass::new(&Media::ANY), DiagonalRule::Strict);
         assert_eq!(regions.piece(&world, IVec3::new(1, 1, 1)), None);
-        assert!(regions.heap_bytes() <= 4 * 1024 / MEMORY_SHARE + world.chunk_count() * 4);
+        assert!(regions.heap_bytes() <= 4 * 1024 / MEMORY_SHARE + 8 * 8 * 8 * 4);
     }
 }

@@ -73,7 +73,7 @@ pub enum Algorithm {
     /// the weight it was found with, at most 10.
     ///
     /// A query still searching 4,096 expansions into its first phase is *sized up* on a coarse
-    /// graph of the world (the free voxels of each 16^3 chunk cut into connected pieces, linked
+    /// graph of the world (the free voxels of each 8^3 block cut into connected pieces, linked
     /// where a move joins them; built as queries need it and kept by the
     /// [`Pathfinder`](crate::Pathfinder) for the same world, unedited). If the way round
     /// through that graph is at least twice the straight-line estimate (a wall between the

@@ -75,10 +75,10 @@ const PRELUDE: usize = 1000;
 
 /// The budget mode follows the guide when its estimate at the start is at least this ratio
 /// (numerator, denominator) of the octile one: the way round is that much longer than the
-/// straight line. Tuned on the tuning half of the Warframe maps: of its 92 problems sized up
-/// (every 100th), the ratio was below 1.14 on nine in ten and at most 1.53, and the two above
-/// 1.25 lost length and time by following the guide; on walls with small openings it is 2.9
-/// (docs/benchmarks.md).
+/// straight line. Tuned on the tuning half of the Warframe maps (every 100th problem): of the
+/// 92 sized up, the ratio was below 1.17 on nine in ten and at most 1.55; following the guide
+/// from 1.25 up, six of them found paths 2 to 16 % longer than without it (at most 1.5 %).
+/// On walls with small windows it is 2 to 3 (docs/benchmarks.md).
 const GUIDE_RATIO: (u64, u64) = (2, 1);
 
 /// Expansions into the budget mode's first phase (or the whole phase, if shorter) after which

@@ -1,10 +1,10 @@
 //! [`Guide`]: an estimate of the cost to the goal that knows where the openings are, for the
-//! budget mode's phases after its first.
+//! budget mode once it has sized a query up (see `Dispatch::size_up` in dispatch.rs).
 //!
 //! The octile estimate sees through walls: toward a goal behind a wall with a few small
 //! windows, a weighted search fills everything in front of the wall whose estimate is below a
 //! window's before it turns. The guide searches the coarse graph of [`Regions`] (pieces of
-//! 16^3 chunks, linked where a move joins them) backward from the goal, lazily: an A* toward
+//! 8^3 blocks, linked where a move joins them) backward from the goal, lazily: an A* toward
 //! the start's piece, its estimate weighted by 1.5 (paths through centres zigzag, and an exact
 //! coarse search would settle most pieces nearer the goal than the start is), that resumes
 //! whenever a piece it has not reached yet is asked for (after "reverse resumable A*", Silver
@@ -32,9 +32,10 @@ use crate::grid::world::VoxelWorld;
 use crate::search::config::CostModel;
 use crate::search::heuristic::Heuristic;
 
-/// Most pieces the coarse search of one query settles: past it the guide knows no more (each
-/// costs about ten microseconds the first time its chunk and its neighbours are labelled).
-const PIECES: usize = 2048;
+/// Most pieces the coarse search of one query settles: past it the guide knows no more. (The
+/// first query on a world labels the blocks it reaches: a few milliseconds on the Warframe
+/// maps, docs/benchmarks.md.)
+const PIECES: usize = 8192;
 
 /// What the coarse search found between the goal's piece and the start's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
