@@ -77,6 +77,12 @@ fn the_budget_mode_goes_round_walls_by_their_windows() {
         let budget = budget.unwrap();
         let config = SearchConfig { algorithm: Algorithm::BUDGET, ..Default::default() };
         assert_eq!(budget.check(&case.world, &config), PathCheck::Valid, "round {round}");
+        // The coarse graph a `Pathfinder` keeps from earlier queries (here the way back, which
+        // labels other blocks first) changes nothing: the same path, the same statistics.
+        let mut warm = Pathfinder::new();
+        warm.find(&case.world, None, &PathRequest::new(case.goal, case.start, config)).unwrap();
+        let again = warm.find(&case.world, None, &PathRequest::new(case.start, case.goal, config));
+        assert_eq!(again.as_ref(), Ok(&budget), "round {round}");
         assert!(budget.cost >= astar.cost, "round {round}");
         assert!(budget.cost * 100 <= astar.cost * u64::from(budget.stats.weight), "round {round}");
         let x = case.world.dims().x as i32 / 2;

@@ -178,8 +178,13 @@ impl Regions {
         self.key = Some(key);
         self.block_dims = (world.dims().as_ivec3() + BLOCK - 1) >> BLOCK_SHIFT;
         let d = self.block_dims;
-        self.table.clear();
-        self.table.resize(d.x as usize * d.y as usize * d.z as usize, UNSEEN);
+        let blocks = d.x as usize * d.y as usize * d.z as usize;
+        self.table = Vec::new();
+        // A table past the memory share (a vast world, or a tight limit): no regions, every
+        // voxel's piece unknown.
+        if blocks.saturating_mul(4) <= world.limits().max_search_bytes / MEMORY_SHARE {
+            self.table.resize(blocks, UNSEEN);
+        }
         self.blocks.clear();
         self.pieces.clear();
         self.bytes = 0;
@@ -237,7 +242,7 @@ impl Regions {
     /// The entry of block `b` (inside the world), labelling it if it was not.
     fn block(&mut self, world: &VoxelWorld, b: IVec3) -> Option<u32> {
         let index = self.block_index(b);
-        match self.table[index] {
+        match *self.table.get(index)? {
             REFUSED => None,
             UNSEEN => {
                 let entry = self.label(world, b);
@@ -465,7 +470,8 @@ mod tests {
         }
     }
 
-    /// Past the memory share nothing is labelled, and nothing fails.
+    /// Past the memory share nothing is labelled, and nothing fails; a block table past it is
+    /// not allocated.
     #[test]
     fn the_memory_share_is_kept() {
         let limits = crate::Limits { max_search_bytes: 4 * 1024, ..crate::Limits::DEFAULT };
@@ -475,5 +481,10 @@ mod tests {
         regions.prepare(&world, Pass::new(&Media::ANY), DiagonalRule::Strict);
         assert_eq!(regions.piece(&world, IVec3::new(1, 1, 1)), None);
         assert!(regions.heap_bytes() <= 4 * 1024 / MEMORY_SHARE + 8 * 8 * 8 * 4);
+        // A world of 2^36 voxels, nearly all empty: 2^27 blocks would take 512 MB of table.
+        let vast = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(4096)).unwrap();
+        regions.prepare(&vast, Pass::new(&Media::ANY), DiagonalRule::Strict);
+        assert_eq!(regions.piece(&vast, IVec3::splat(7)), None);
+        assert!(regions.heap_bytes() < 1024, "{}", regions.heap_bytes());
     }
 }
