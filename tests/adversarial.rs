@@ -129,6 +129,15 @@ fn a_sealed_goal_costs_the_budget_mode_one_phase() {
         budget_expanded > 4096 && budget_expanded <= phase_expansions as usize + 7 * 7 * 7,
         "{budget_expanded} expansions"
     );
+    // A sealed hall larger than a phase (47^3 free voxels inside): the flood could not tell,
+    // the coarse graph can.
+    let mut hall = sealed_room(96);
+    hall.world.fill_voxels(IVec3::splat(40), IVec3::splat(88), voxnav::Voxel::Solid).unwrap();
+    hall.world.fill_voxels(IVec3::splat(41), IVec3::splat(87), voxnav::Voxel::Air).unwrap();
+    hall.goal = IVec3::splat(64);
+    let (budget, budget_expanded) = find(&hall, Algorithm::BUDGET);
+    assert!(matches!(budget, Err(PathError::Unreachable { .. })), "{budget:?}");
+    assert!(budget_expanded <= 4096, "{budget_expanded} expansions");
     // A door in the room: the coarse graph finds it, and the phases go on to a path within the
     // bound.
     let mut open = sealed_room(64);
