@@ -159,6 +159,64 @@ fn weighted_search_stays_within_its_bound() {
     assert_eq!(run_oracle(0x5EED_0005, 300, Algorithm::BUDGET), 110);
 }
 
+/// The budget mode sized up early (phases of a few dozen expansions) on walled worlds large
+/// enough for several 8^3 blocks of the coarse graph a side: whether it follows the graph's
+/// estimate or not, every path is legal and within the weight it reports (for a guided path,
+/// its cost over a proved lower bound), never above 10; a goal the oracle cannot reach is
+/// unreachable, and a reachable one is found (the graph's verdict under the strict rule is
+/// exact). For every diagonal rule and medium.
+#[test]
+fn the_sized_up_budget_mode_keeps_its_reported_bound() {
+    let mut rng = rng(0x5EED_0031);
+    let mut finder = Pathfinder::new();
+    let schedule = [105, 110, 120, 140, 180, 260, 420, 740, 1000];
+    let (mut checked, mut guided, mut unreachable) = (0, 0, 0);
+    for i in 0..240 {
+        let dims = UVec3::new(17 + rng.random_range(0..24), 9 + rng.random_range(0..20), 17 + rng.random_range(0..24));
+        let density = rng.random_range(0..12);
+        let world = walled_world(&mut rng, dims, density, if i % 4 == 0 { 20 } else { 0 });
+        let rule = RULES[i % 3];
+        let costs = if i % 2 == 0 { CostModel::PRECISE } else { CostModel::GAME };
+        let media = match i % 8 {
+            0 => Media::AIR,
+            4 => Media { air: Some(100), water: Some(250) },
+            _ => Media::ANY,
+        };
+        let phase_expansions = 8 + rng.random_range(0..56);
+        let algorithm = Algorithm::Budget { percent: 105, phase_expansions };
+        let config = SearchConfig { costs, diagonal: rule, media, algorithm, ..Default::default() };
+        let Some(start) = random_free_voxel(&mut rng, &world, media) else { continue };
+        let dist = distances(&world, start, rule, &costs, media);
+        for _ in 0..4 {
+            let Some(goal) = random_free_voxel(&mut rng, &world, media) else { continue };
+            match (dist[index(&world, goal)], finder.find(&world, None, &PathRequest::new(start, goal, config))) {
+                (Some(best), Ok(path)) => {
+                    check_steps(&world, &path, start, rule, &costs, media);
+                    assert_eq!(path.voxels.last(), Some(&goal));
+                    let weight = u64::from(path.stats.weight);
+                    assert!((100..=1000).contains(&weight), "world {i}: weight {weight}");
+                    assert!(
+                        path.cost * 100 <= best * weight,
+                        "world {i} {rule:?} {start} -> {goal}: {} vs {best} x {weight}",
+                        path.cost
+                    );
+                    guided += usize::from(!schedule.contains(&path.stats.weight));
+                    checked += 1;
+                }
+                (None, Err(PathError::Unreachable { .. })) => {
+                    unreachable += 1;
+                    checked += 1;
+                }
+                (best, result) => panic!("world {i} {rule:?} {start} -> {goal}: oracle {best:?}, got {result:?}"),
+            }
+        }
+    }
+    assert!(checked > 700, "checked {checked}");
+    assert!(guided > 20, "only {guided} paths followed the guide");
+    assert!(unreachable > 20, "only {unreachable} unreachable goals");
+    println!("checked {checked} guided {guided} unreachable {unreachable}");
+}
+
 /// In open space a short query ends in the prelude of jump point search (A* with canonical
 /// successors): the same cost, no more expansions than A*. (The jump search itself expands
 /// fewer: `jump_search_expands_fewer_nodes_than_astar_in_open_space` in `src/search/jps.rs`.)
