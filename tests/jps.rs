@@ -10,6 +10,18 @@ use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, PathRequest, 
 
 const RULES: [DiagonalRule; 3] = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked];
 
+/// The diagonal rule, cost model and media of the `i`-th random world: every combination in
+/// turn (air only, water at 2.5x, both free).
+fn variant(i: usize) -> (DiagonalRule, CostModel, Media) {
+    let costs = if i.is_multiple_of(2) { CostModel::PRECISE } else { CostModel::GAME };
+    let media = match i % 8 {
+        0 => Media::AIR,
+        4 => Media { air: Some(100), water: Some(250) },
+        _ => Media::ANY,
+    };
+    (RULES[i % 3], costs, media)
+}
+
 /// Checks `algorithm` against the oracle on `worlds` random worlds; returns the largest
 /// [`SearchStats::weight`](voxnav::SearchStats::weight) its paths reported.
 fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) -> u32 {
@@ -22,13 +34,7 @@ fn run_oracle(seed: u64, worlds: usize, algorithm: Algorithm) -> u32 {
         let water = if i % 4 == 0 { 30 } else { 0 };
         let density = rng.random_range(0..40);
         let world = walled_world(&mut rng, dims, density, water);
-        let rule = RULES[i % 3];
-        let costs = if i % 2 == 0 { CostModel::PRECISE } else { CostModel::GAME };
-        let media = match i % 8 {
-            0 => Media::AIR,
-            4 => Media { air: Some(100), water: Some(250) },
-            _ => Media::ANY,
-        };
+        let (rule, costs, media) = variant(i);
         let config = SearchConfig { costs, diagonal: rule, media, algorithm, ..Default::default() };
         let Some(start) = random_free_voxel(&mut rng, &world, media) else { continue };
         let dist = distances(&world, start, rule, &costs, media);
@@ -175,13 +181,7 @@ fn the_sized_up_budget_mode_keeps_its_reported_bound() {
         let dims = UVec3::new(17 + rng.random_range(0..24), 9 + rng.random_range(0..20), 17 + rng.random_range(0..24));
         let density = rng.random_range(0..12);
         let world = walled_world(&mut rng, dims, density, if i % 4 == 0 { 20 } else { 0 });
-        let rule = RULES[i % 3];
-        let costs = if i % 2 == 0 { CostModel::PRECISE } else { CostModel::GAME };
-        let media = match i % 8 {
-            0 => Media::AIR,
-            4 => Media { air: Some(100), water: Some(250) },
-            _ => Media::ANY,
-        };
+        let (rule, costs, media) = variant(i);
         let phase_expansions = 8 + rng.random_range(0..56);
         let algorithm = Algorithm::Budget { percent: 105, phase_expansions };
         let config = SearchConfig { costs, diagonal: rule, media, algorithm, ..Default::default() };
