@@ -2,7 +2,7 @@
 //!
 //! A page holds the records of one cube of voxels (for A*, a 16^3 chunk of best costs so far,
 //! `g`, and one byte of flags and parent move each; jump point search keeps 16-byte records in
-//! 8^3 cubes). Pages are handed out on first touch and recycled by the next search: a stamp per
+//! 2^3 cubes). Pages are handed out on first touch and recycled by the next search: a stamp per
 //! cube says whether its page belongs to the current search, so starting a search costs nothing
 //! and no lookup hashes.
 
