@@ -704,7 +704,7 @@ mod tests {
     fn expansions(world: &VoxelWorld, start: IVec3, goal: IVec3, costs: crate::CostModel) -> [usize; 2] {
         let config = SearchConfig { costs, ..Default::default() };
         let (mut jps, mut astar, mut cache) =
-            (JumpSearch::default(), crate::search::astar::AStar::default(), ScanCache::default());
+            (JumpSearch::default(), <crate::search::astar::AStar>::default(), ScanCache::default());
         astar.begin(world, start, goal, &config, 100, false);
         let a = astar.advance(world, usize::MAX).expect("found").expect("found");
         jps.begin(world, start, goal, &config, &mut cache);
@@ -747,7 +747,7 @@ mod tests {
     #[test]
     fn sweeps_cut_short_by_the_budget_stay_optimal() {
         let mut rng = crate::grid::seeded::Rng(0x5EED_5EED);
-        let (mut jps, mut astar) = (JumpSearch::default(), crate::search::astar::AStar::default());
+        let (mut jps, mut astar) = (JumpSearch::default(), <crate::search::astar::AStar>::default());
         let mut cache = ScanCache::default();
         let mut compared = 0;
         for world_index in 0..300 {

@@ -234,6 +234,8 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     /// Voxels (records) per page.
     pub(crate) const PAGE_VOXELS: usize = 1 << (3 * SHIFT);
     const MASK: i32 = (1 << SHIFT) - 1;
+    /// Slot offset of each move from an [`interior`](Self::interior) node.
+    const SLOT_DELTA: [isize; MOVES] = slot_deltas(SHIFT);
 
     /// Forgets every node, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {
@@ -292,33 +294,38 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     pub(crate) fn bytes_in_use(&self) -> usize {
         self.pages.bytes_in_use() + self.pages_used() * (Self::PAGE_VOXELS * R::record_bytes() + 12)
     }
-}
 
-impl<R: Records> NodeStore<R, CHUNK_SHIFT> {
+    /// Whether all 26 neighbours of `v` lie in `v`'s own page.
+    #[inline]
+    pub(crate) fn interior(v: IVec3) -> bool {
+        let l = v & Self::MASK;
+        l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(Self::MASK)).all()
+    }
+
     /// Slot of `n`, the neighbour of the voxel in `slot` by move `m`: a fixed offset from
-    /// `slot` when that voxel is [`interior`] (`inside`), else looked up (and its page made).
+    /// `slot` when that voxel is [`interior`](Self::interior) (`inside`), else looked up (and
+    /// its page made).
     #[inline(always)]
     pub(crate) fn neighbour(&mut self, slot: usize, inside: bool, n: IVec3, m: usize) -> usize {
-        if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.slot(n) }
+        if inside { slot.wrapping_add_signed(Self::SLOT_DELTA[m]) } else { self.slot(n) }
     }
 }
 
-/// Whether all 26 neighbours of `v` lie in `v`'s own chunk (and so in its page).
+/// Whether all 26 neighbours of `v` lie in `v`'s own chunk (and so in its page, for pages of
+/// a chunk).
 #[inline]
 pub(crate) fn interior(v: IVec3) -> bool {
-    let l = v & CHUNK_MASK;
-    l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all()
+    NodeStore::<Scores, CHUNK_SHIFT>::interior(v)
 }
 
-/// Slot offset of each move from an [`interior`] node.
-const SLOT_DELTA: [isize; MOVES] = slot_deltas();
-
-const fn slot_deltas() -> [isize; MOVES] {
+/// Slot offset of each move from a node whose neighbours all lie in its page, for pages of
+/// `2^shift` voxels a side.
+const fn slot_deltas(shift: i32) -> [isize; MOVES] {
     let mut out = [0; MOVES];
     let mut m = 0;
     while m < MOVES {
         let d = OFFSETS[m];
-        out[m] = (d.x + (d.y << CHUNK_SHIFT) + (d.z << (2 * CHUNK_SHIFT))) as isize;
+        out[m] = (d.x + (d.y << shift) + (d.z << (2 * shift))) as isize;
         m += 1;
     }
     out
