@@ -50,8 +50,8 @@ use crate::search::path::{Path, SearchStats};
 /// Node pages of 2^3 voxels: a sweep's long lines touch many pages and use few voxels of
 /// each, so a page is small (128 bytes of 16-byte records, where an 8^3 page would be 8 KB
 /// and a 16^3 chunk page 64 KB); each is cleared when handed out. Chosen on the tuning half
-/// of the Warframe maps (docs/benchmarks.md): 8^3, 4^3 and 2^3 pages took the same time
-/// within the noise, and the smaller the page the less memory a query held.
+/// of the Warframe maps (docs/benchmarks.md): of 8^3, 4^3 and 2^3 pages, the smaller the page
+/// the less memory a query held, and the less time it took (less to clear).
 const PAGE_SHIFT: i32 = 1;
 /// Voxels one expansion may sweep before the rest of its sweep waits in the open list: keeps
 /// an expansion on an `f` plateau short, so ties are broken depth first as in A*.
