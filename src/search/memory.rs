@@ -24,6 +24,7 @@ pub(crate) const CHUNK_PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 9;
 
 /// Bytes a search may add in one expansion beyond what it holds: new node pages for the
 /// neighbours (A*: up to 8 chunk pages of 9 bytes per voxel; jump point search: a sweep of up
-/// to 4,096 voxels, each in a new 2^3 page of 16-byte cells and its origin, in a new chunk
-/// (a block of 512 page numbers), and their chunks' scan events).
-pub(crate) const EXPANSION_MARGIN: usize = 4096 * (8 * 16 + 12 + 512 * 4 + 64) + 8 * 4096 * 9;
+/// to 4,096 voxels, each in a new 2^3 page of 16-byte cells and its origin, in a new 8^3
+/// region (a block of 64 page numbers) of a new chunk (a block of 8 region blocks and its
+/// chunk), and their chunks' scan events).
+pub(crate) const EXPANSION_MARGIN: usize = 4096 * (8 * 16 + 12 + 64 * 4 + 9 * 4 + 64) + 8 * 4096 * 9;

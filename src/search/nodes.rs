@@ -27,9 +27,11 @@ pub(crate) const NO_PARENT: u8 = 0x3F;
 /// The table has one entry per 16^3 chunk of the world whatever the page size. For pages of a
 /// chunk (A*) the entry is `[stamp, page]` (8 bytes), valid when its stamp is the current
 /// search's. For pages smaller than a chunk it is the number of a block (4 bytes), handed out
-/// with the chunk's first page, that holds the pages of the chunk's cubes (4 bytes each); the
-/// entry is valid when that block was handed out in the current search and to this chunk
-/// (each block records its chunk), so it needs no stamp. A search's tables so follow the
+/// with the chunk's first page, that holds the pages of the chunk's cubes (4 bytes each), or
+/// for pages smaller than 8^3 the blocks of its 8^3 regions, each handed out with the region's
+/// first page and holding the pages of the region's cubes; the entry is valid when that block
+/// was handed out in the current search and to this chunk (each block records its chunk), so
+/// it needs no stamp. A search's tables so follow the
 /// chunks it touches, not the number of cubes in the world (a table per 8^3 cube took 64 bytes
 /// per chunk of the world), and the two sides of a race of jump point searches hold 4 bytes
 /// per chunk of the world each.
@@ -44,12 +46,23 @@ pub(crate) struct PageTable<const SHIFT: i32 = CHUNK_SHIFT> {
     block_of: Vec<u32>,
     /// Per block handed out in the current search: the chunk it holds the pages of.
     block_chunk: Vec<u32>,
-    /// Pages smaller than a chunk: per block, the page of each cube of its chunk
+    /// Pages smaller than a chunk: per block, the page of each cube of its chunk; for pages
+    /// smaller than a [region](REGION_SHIFT), the region block of each region of its chunk
     /// ([`NO_PAGE`]: none yet).
     blocks: Vec<u32>,
     blocks_used: usize,
+    /// Pages smaller than a region: per region block, the page of each cube of its region
+    /// ([`NO_PAGE`]: none yet).
+    regions: Vec<u32>,
+    regions_used: usize,
     used: usize,
 }
+
+/// Pages smaller than this (`2^REGION_SHIFT` voxels a side, 8^3) are found through a block per
+/// chunk of one entry per region and a block per region touched of one entry per page: a
+/// search that touches few voxels of a chunk's regions then holds 64 page numbers per region
+/// it touches instead of 512 per chunk.
+const REGION_SHIFT: i32 = 3;
 
 /// A cube of a touched chunk that has no page yet.
 const NO_PAGE: u32 = u32::MAX;
@@ -57,6 +70,12 @@ const NO_PAGE: u32 = u32::MAX;
 impl<const SHIFT: i32> PageTable<SHIFT> {
     /// Cubes per chunk.
     const CUBES: usize = 1 << (3 * (CHUNK_SHIFT - SHIFT));
+    /// Pages are found through region blocks.
+    const TWO_LEVEL: bool = SHIFT < REGION_SHIFT;
+    /// Entries of a chunk's block: its cubes' pages, or its regions' blocks.
+    const BLOCK_LEN: usize = if Self::TWO_LEVEL { 1 << (3 * (CHUNK_SHIFT - REGION_SHIFT)) } else { Self::CUBES };
+    /// Cubes per region (two levels).
+    const REGION_CUBES: usize = if Self::TWO_LEVEL { 1 << (3 * (REGION_SHIFT - SHIFT)) } else { 1 };
 
     /// Forgets every page, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {
@@ -77,6 +96,7 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
         }
         self.used = 0;
         self.blocks_used = 0;
+        self.regions_used = 0;
     }
 
     #[inline]
@@ -90,6 +110,22 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
     fn cube_in_chunk(v: IVec3) -> usize {
         let l = (v & CHUNK_MASK) >> SHIFT;
         let bits = CHUNK_SHIFT - SHIFT;
+        ((l.z << (2 * bits)) | (l.y << bits) | l.x) as usize
+    }
+
+    /// Index of `v`'s region in its chunk.
+    #[inline]
+    fn region_in_chunk(v: IVec3) -> usize {
+        let l = (v & CHUNK_MASK) >> REGION_SHIFT;
+        let bits = CHUNK_SHIFT - REGION_SHIFT;
+        ((l.z << (2 * bits)) | (l.y << bits) | l.x) as usize
+    }
+
+    /// Index of `v`'s cube in its region.
+    #[inline]
+    fn cube_in_region(v: IVec3) -> usize {
+        let l = (v & ((1 << REGION_SHIFT) - 1)) >> SHIFT;
+        let bits = REGION_SHIFT - SHIFT;
         ((l.z << (2 * bits)) | (l.y << bits) | l.x) as usize
     }
 
@@ -120,15 +156,39 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
             Some(block) => block,
             None => self.new_block(chunk),
         };
-        let i = block * Self::CUBES + Self::cube_in_chunk(v);
-        let page = self.blocks[i];
-        if page != NO_PAGE {
-            return (page as usize, false);
+        let entry = if Self::TWO_LEVEL {
+            let r = block * Self::BLOCK_LEN + Self::region_in_chunk(v);
+            let region = match self.blocks[r] {
+                NO_PAGE => self.new_region(r),
+                region => region as usize,
+            };
+            &mut self.regions[region * Self::REGION_CUBES + Self::cube_in_region(v)]
+        } else {
+            &mut self.blocks[block * Self::CUBES + Self::cube_in_chunk(v)]
+        };
+        if *entry != NO_PAGE {
+            return (*entry as usize, false);
         }
         let page = self.used;
-        self.blocks[i] = page as u32;
+        *entry = page as u32;
         self.used += 1;
         (page, true)
+    }
+
+    /// Hands out the next region block to the region whose entry is `blocks[r]`, no cube of
+    /// it with a page yet.
+    #[cold]
+    fn new_region(&mut self, r: usize) -> usize {
+        let region = self.regions_used;
+        self.regions_used += 1;
+        self.blocks[r] = region as u32;
+        let start = region * Self::REGION_CUBES;
+        if self.regions.len() < start + Self::REGION_CUBES {
+            self.regions.resize(start + Self::REGION_CUBES, NO_PAGE);
+        } else {
+            self.regions[start..start + Self::REGION_CUBES].fill(NO_PAGE);
+        }
+        region
     }
 
     /// Hands out the next block to `chunk`, no cube of it with a page yet.
@@ -142,11 +202,11 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
         } else {
             self.block_chunk[block] = chunk as u32;
         }
-        let start = block * Self::CUBES;
-        if self.blocks.len() < start + Self::CUBES {
-            self.blocks.resize(start + Self::CUBES, NO_PAGE);
+        let start = block * Self::BLOCK_LEN;
+        if self.blocks.len() < start + Self::BLOCK_LEN {
+            self.blocks.resize(start + Self::BLOCK_LEN, NO_PAGE);
         } else {
-            self.blocks[start..start + Self::CUBES].fill(NO_PAGE);
+            self.blocks[start..start + Self::BLOCK_LEN].fill(NO_PAGE);
         }
         block
     }
@@ -159,7 +219,16 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
             let entry = self.table[chunk];
             return (entry[0] == self.stamp).then_some(entry[1] as usize);
         }
-        let page = self.blocks[self.block(chunk)? * Self::CUBES + Self::cube_in_chunk(v)];
+        let block = self.block(chunk)?;
+        let page = if Self::TWO_LEVEL {
+            let region = self.blocks[block * Self::BLOCK_LEN + Self::region_in_chunk(v)];
+            if region == NO_PAGE {
+                return None;
+            }
+            self.regions[region as usize * Self::REGION_CUBES + Self::cube_in_region(v)]
+        } else {
+            self.blocks[block * Self::CUBES + Self::cube_in_chunk(v)]
+        };
         (page != NO_PAGE).then_some(page as usize)
     }
 
@@ -173,13 +242,20 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.table.capacity() * 8
-            + (self.block_of.capacity() + self.block_chunk.capacity() + self.blocks.capacity()) * 4
+            + (self.block_of.capacity()
+                + self.block_chunk.capacity()
+                + self.blocks.capacity()
+                + self.regions.capacity())
+                * 4
     }
 
     /// Bytes the current search uses: the table over the world's chunks and the blocks
-    /// handed out since the reset (their pages and chunk).
+    /// and region blocks handed out since the reset (their entries, and a block's chunk).
     pub(crate) fn bytes_in_use(&self) -> usize {
-        self.table.len() * 8 + self.block_of.len() * 4 + self.blocks_used * (Self::CUBES + 1) * 4
+        self.table.len() * 8
+            + self.block_of.len() * 4
+            + self.blocks_used * (Self::BLOCK_LEN + 1) * 4
+            + self.regions_used * Self::REGION_CUBES * 4
     }
 
     /// Pages handed out since the last reset.
