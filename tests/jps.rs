@@ -111,6 +111,63 @@ fn jps_cost_equals_the_oracle_in_large_sparse_worlds() {
     assert!(checked >= 60, "too few problems checked: {checked}");
 }
 
+/// Peak memory of a query ([`SearchStats::peak_bytes`](voxnav::SearchStats::peak_bytes), a
+/// deterministic count): on large, mostly empty worlds with wide thin walls (as in game maps,
+/// a few hundred voxels across), an exact jump point search never holds more than A* on the
+/// same query, whether its prelude answers or its race does. Its race holds two node stores
+/// and its prelude goes where A* does not: with 8^3 node pages, 8-byte page tables and the
+/// prelude on chunk pages it held more than A* on 7 of these 593 queries. (With twice as many
+/// walls, a query hard from both ends, whose race sweeps about as much as A* expands, can
+/// still hold more: docs/benchmarks.md.)
+#[test]
+fn jps_holds_no_more_memory_than_astar_on_large_sparse_worlds() {
+    let mut rng = rng(0x5EED_0031);
+    let mut finder = Pathfinder::new();
+    let astar = SearchConfig { costs: CostModel::PRECISE, ..Default::default() };
+    let jps = SearchConfig { algorithm: Algorithm::Jps, ..astar };
+    let (mut compared, mut raced) = (0, 0);
+    for i in 0..60 {
+        let (across, up) = if i % 2 == 0 { (320, 48) } else { (500, 64) };
+        let dims = UVec3::new(
+            across + rng.random_range(0..200),
+            up + rng.random_range(0..40),
+            across + rng.random_range(0..200),
+        );
+        let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, dims).unwrap();
+        let top = dims.as_ivec3() - 1;
+        for _ in 0..(30 + rng.random_range(0..30)) {
+            let min = common::random_voxel(&mut rng, &world);
+            let mut size = IVec3::new(rng.random_range(0..80), rng.random_range(0..80), rng.random_range(0..80));
+            size[rng.random_range(0..3usize)] = rng.random_range(0..3);
+            world.fill_voxels(min, (min + size).min(top), voxnav::Voxel::Solid).unwrap();
+        }
+        for _ in 0..10 {
+            let start = common::random_voxel(&mut rng, &world);
+            let offset =
+                IVec3::new(rng.random_range(-150..150), rng.random_range(-30..30), rng.random_range(-150..150));
+            let goal = (start + offset).clamp(IVec3::ZERO, top);
+            if world.is_blocked(start) || world.is_blocked(goal) || start == goal {
+                continue;
+            }
+            let Ok(a) = finder.find(&world, None, &PathRequest::new(start, goal, astar)) else { continue };
+            let j = finder.find(&world, None, &PathRequest::new(start, goal, jps)).unwrap();
+            assert_eq!(j.cost, a.cost, "world {i} {start} -> {goal}");
+            assert!(
+                j.stats.peak_bytes <= a.stats.peak_bytes,
+                "world {i} {start} -> {goal}: JPS held {} bytes, A* {} ({} / {} expanded)",
+                j.stats.peak_bytes,
+                a.stats.peak_bytes,
+                j.stats.expanded,
+                a.stats.expanded
+            );
+            compared += 1;
+            // Past the prelude's thousand expansions: a race.
+            raced += usize::from(j.stats.expanded > 1000);
+        }
+    }
+    assert!(compared >= 550 && raced >= 20, "compared {compared}, raced {raced}");
+}
+
 /// One `Pathfinder` keeps what its jump searches read of a world for the next query on the same
 /// world, unedited, with the same media: a query after an edit of that world, on a clone edited
 /// apart from it, or with other media must see the difference (walls appear and vanish between

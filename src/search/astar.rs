@@ -17,6 +17,7 @@
 use glam::IVec3;
 
 use crate::error::PathError;
+use crate::grid::layer::CHUNK_SHIFT;
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::pass::Pass;
 use crate::grid::world::VoxelWorld;
@@ -25,7 +26,7 @@ use crate::search::config::SearchConfig;
 use crate::search::guide::Guide;
 use crate::search::heuristic::Heuristic;
 use crate::search::memory::CHUNK_PAGE_BYTES;
-use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, interior};
+use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, Scores};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
 
@@ -49,12 +50,13 @@ struct Query {
     world: (glam::UVec3, u64),
 }
 
-/// Reusable state of the A* engine. Memory grows with the nodes a search touches (about 9
-/// bytes per voxel of each 16^3 chunk it enters, plus 8 bytes per world chunk for the page
-/// table), and the next search reuses it without reallocating.
+/// Reusable state of the A* engine, with node pages of `2^SHIFT` voxels a side (by default a
+/// 16^3 chunk). Memory grows with the nodes a search touches (about 9 bytes per voxel of each
+/// page it enters, plus 8 bytes per world chunk for the page table), and the next search
+/// reuses it without reallocating.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct AStar {
-    nodes: NodeStore,
+pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT> {
+    nodes: NodeStore<Scores, SHIFT>,
     open: OpenList,
     stats: SearchStats,
     q: Query,
@@ -77,7 +79,7 @@ pub(crate) struct AStar {
 /// ([`NO_PARENT`]) is never reached again at cost 0.
 const TIED: u8 = 0x20;
 
-impl AStar {
+impl<const SHIFT: i32> AStar<SHIFT> {
     /// Starts a search from `start` to `goal` (validated by the caller) whose open list is
     /// ordered by `g + h * weight / 100` (`weight` in percent; 100 and below: exact A*).
     ///
@@ -263,7 +265,7 @@ impl AStar {
             left -= 1;
             self.nodes.rec.info[slot] |= CLOSED;
             self.stats.expanded += 1;
-            let inside = interior(v);
+            let inside = NodeStore::<Scores, SHIFT>::interior(v);
             let mask = world.blocked_mask(v, pass);
             if let Some(canon) = canon.as_deref() {
                 let tried = canon.successors_of_any(self.reached_by(slot), mask);
@@ -314,7 +316,7 @@ impl AStar {
     fn relax_canonical(&mut self, world: &VoxelWorld, canon: &Canon, slot: usize, u: IVec3, g: u64, mut moves: u32) {
         let q = self.q;
         let Some(pass) = q.pass else { return };
-        let inside = interior(u);
+        let inside = NodeStore::<Scores, SHIFT>::interior(u);
         while moves != 0 {
             let m = moves.trailing_zeros() as usize;
             moves &= moves - 1;
@@ -392,7 +394,7 @@ mod tests {
     #[test]
     fn a_weighted_search_that_runs_dry_expands_each_voxel_once() {
         let mut rng = crate::grid::seeded::Rng(0xA57A_5EED);
-        let (mut weighted, mut exact) = (AStar::default(), AStar::default());
+        let (mut weighted, mut exact) = (<AStar>::default(), <AStar>::default());
         let mut checked = 0;
         for world_index in 0..60 {
             let dims = glam::UVec3::new(6 + rng.below(7), 5 + rng.below(5), 6 + rng.below(7));

@@ -87,12 +87,21 @@ const GUIDE_RATIO: (u64, u64) = (2, 1);
 /// hundred voxels); one misled by a wall loses no more than these before it follows the guide.
 const SIZE_UP: usize = 4096;
 
+/// Node pages of the [`PRELUDE`]'s A*: cubes of `2^PRELUDE_PAGE_SHIFT` voxels a side. A search
+/// of at most [`PRELUDE`] expansions touches few voxels of each 16^3 chunk it enters (a chunk
+/// page is 36 KB), and its canonical successors lead it into chunks where plain A* (which
+/// tries all 26 moves) does not go; smaller pages follow what it touches. Chosen on the tuning
+/// half of the Warframe maps (docs/benchmarks.md).
+const PRELUDE_PAGE_SHIFT: i32 = 3;
+
 /// The search state a [`Pathfinder`](crate::Pathfinder) carries.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Dispatch {
     phase: Phase,
-    /// The A* engine, for every phase that does not jump.
+    /// The A* engine, for every phase that does not jump except the [`PRELUDE`].
     astar: AStar,
+    /// The A* engine of the [`PRELUDE`], on its own small pages.
+    prelude_astar: AStar<PRELUDE_PAGE_SHIFT>,
     /// The current phase runs jump point search (`search`, and `reverse` when racing).
     jump: bool,
     /// The query is a repair's detour: A* with canonical successors.
@@ -204,7 +213,7 @@ impl Dispatch {
             self.phase_left = prelude;
             let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
             let config = SearchConfig { max_expansions: left, ..self.config };
-            self.astar.begin(world, self.start, self.target, &config, 100, true);
+            self.prelude_astar.begin(world, self.start, self.target, &config, 100, true);
         } else {
             self.jump = jump;
             self.start_search(world);
@@ -246,6 +255,9 @@ impl Dispatch {
 
     /// Statistics of the current phase's searches.
     fn phase_stats(&self) -> SearchStats {
+        if self.prelude {
+            return self.prelude_astar.stats();
+        }
         if !self.jump {
             return self.astar.stats();
         }
@@ -396,6 +408,10 @@ impl Dispatch {
                         let before = self.search.stats().expanded;
                         let out = self.search.advance(world, left.min(self.phase_left), &mut self.scans);
                         (self.search.stats().expanded - before, out)
+                    } else if self.prelude {
+                        let before = self.prelude_astar.stats().expanded;
+                        let out = self.prelude_astar.advance(world, left.min(self.phase_left));
+                        (self.prelude_astar.stats().expanded - before, out)
                     } else {
                         let before = self.astar.stats().expanded;
                         let until = self.size_up_at().map_or(usize::MAX, |at| at.saturating_sub(before));
@@ -537,6 +553,7 @@ impl Dispatch {
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.astar.heap_bytes()
+            + self.prelude_astar.heap_bytes()
             + self.search.heap_bytes()
             + self.reverse.heap_bytes()
             + self.scans.heap_bytes()
@@ -625,7 +642,7 @@ mod tests {
     #[test]
     fn races_find_legal_optimal_paths_from_either_end() {
         let mut rng = crate::grid::seeded::Rng(0x2ACE_5EED);
-        let (mut race, mut astar) = (Dispatch::default(), AStar::default());
+        let (mut race, mut astar) = (Dispatch::default(), <AStar>::default());
         let (mut compared, mut reversed, mut budgeted, mut handed_over) = (0, 0, 0, 0);
         for world_index in 0..400 {
             let dims = glam::UVec3::new(5 + rng.below(12), 5 + rng.below(8), 5 + rng.below(12));

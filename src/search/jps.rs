@@ -13,7 +13,7 @@
 //! several directions at the same cost keeps all of them. Where jumping cannot be used (media
 //! with prices, cost models with ties) [`Algorithm::Jps`] runs the A* of [`astar`](super::astar)
 //! instead; the two share their open list ([`OpenList`]) and node store ([`NodeStore`], here
-//! with 16-byte records in 8^3 pages).
+//! with 16-byte records in 2^3 pages).
 //!
 //! Sweeps stop where `f` exceeds the current minimum (the open list's key): they cover the
 //! search's current `f` level and no further, and at most [`SWEEP_BUDGET`] voxels per
@@ -47,9 +47,12 @@ use crate::search::nodes::NodeStore;
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
 
-/// Node pages of 8^3 voxels: a sweep's long lines touch many pages, each cleared when handed
-/// out (8 KB of 16-byte records here, where a 16^3 chunk page would be 64 KB).
-const PAGE_SHIFT: i32 = 3;
+/// Node pages of 2^3 voxels: a sweep's long lines touch many pages and use few voxels of
+/// each, so a page is small (128 bytes of 16-byte records, where an 8^3 page would be 8 KB
+/// and a 16^3 chunk page 64 KB); each is cleared when handed out. Chosen on the tuning half
+/// of the Warframe maps (docs/benchmarks.md): of 8^3, 4^3 and 2^3 pages, the smaller the page
+/// the less memory a query held, and the less time it took (less to clear).
+const PAGE_SHIFT: i32 = 1;
 /// Voxels one expansion may sweep before the rest of its sweep waits in the open list: keeps
 /// an expansion on an `f` plateau short, so ties are broken depth first as in A*.
 const SWEEP_BUDGET: usize = 4096;
@@ -95,7 +98,7 @@ impl Cell {
     }
 }
 
-/// Node state: [`Cell`]s in pages of 8^3 voxels.
+/// Node state: [`Cell`]s in pages of 2^3 voxels.
 type Nodes = NodeStore<Vec<Cell>, PAGE_SHIFT>;
 
 impl Cell {
@@ -701,7 +704,7 @@ mod tests {
     fn expansions(world: &VoxelWorld, start: IVec3, goal: IVec3, costs: crate::CostModel) -> [usize; 2] {
         let config = SearchConfig { costs, ..Default::default() };
         let (mut jps, mut astar, mut cache) =
-            (JumpSearch::default(), crate::search::astar::AStar::default(), ScanCache::default());
+            (JumpSearch::default(), <crate::search::astar::AStar>::default(), ScanCache::default());
         astar.begin(world, start, goal, &config, 100, false);
         let a = astar.advance(world, usize::MAX).expect("found").expect("found");
         jps.begin(world, start, goal, &config, &mut cache);
@@ -744,7 +747,7 @@ mod tests {
     #[test]
     fn sweeps_cut_short_by_the_budget_stay_optimal() {
         let mut rng = crate::grid::seeded::Rng(0x5EED_5EED);
-        let (mut jps, mut astar) = (JumpSearch::default(), crate::search::astar::AStar::default());
+        let (mut jps, mut astar) = (JumpSearch::default(), <crate::search::astar::AStar>::default());
         let mut cache = ScanCache::default();
         let mut compared = 0;
         for world_index in 0..300 {

@@ -8,12 +8,13 @@ use crate::search::config::{Algorithm, Fallback, SearchConfig};
 
 /// Bytes of the tables a query of `config` sizes by the world (not by what it explores): a
 /// page-table entry of 8 bytes per 16^3 chunk for A* (exact, weighted or budget); for jump
-/// point search, its prelude's A* table, the node table of each side of its race and the
-/// table of its scan events, 8 bytes per chunk each; per chunk for the closest-voxel flood.
+/// point search, the page tables of its prelude's A* and of each side of its race (pages
+/// smaller than a chunk: 4 bytes per chunk each) and the table of its scan events (8 bytes
+/// per chunk); per chunk for the closest-voxel flood.
 pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> usize {
     let per_chunk = match config.algorithm {
         Algorithm::AStar | Algorithm::Weighted { .. } | Algorithm::Budget { .. } => 8,
-        Algorithm::Jps => 4 * 8,
+        Algorithm::Jps => 3 * 4 + 8,
     } + if config.fallback == Fallback::Closest { 8 } else { 0 };
     world.chunk_count().saturating_mul(per_chunk)
 }
@@ -23,5 +24,7 @@ pub(crate) const CHUNK_PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 9;
 
 /// Bytes a search may add in one expansion beyond what it holds: new node pages for the
 /// neighbours (A*: up to 8 chunk pages of 9 bytes per voxel; jump point search: a sweep of up
-/// to 4,096 voxels, each in a new 8^3 page of 16-byte cells, and their chunks' scan events).
-pub(crate) const EXPANSION_MARGIN: usize = 4096 * (512 * 16 + 64) + 8 * 4096 * 9;
+/// to 4,096 voxels, each in a new 2^3 page of 16-byte cells and its origin, in a new 8^3
+/// region (a block of 64 page numbers) of a new chunk (a block of 8 region blocks and its
+/// chunk), and their chunks' scan events).
+pub(crate) const EXPANSION_MARGIN: usize = 4096 * (8 * 16 + 12 + 64 * 4 + 9 * 4 + 64) + 8 * 4096 * 9;

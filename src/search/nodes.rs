@@ -2,9 +2,9 @@
 //!
 //! A page holds the records of one cube of voxels (for A*, a 16^3 chunk of best costs so far,
 //! `g`, and one byte of flags and parent move each; jump point search keeps 16-byte records in
-//! 8^3 cubes). Pages are handed out on first touch and recycled by the next search: a stamp per
-//! cube says whether its page belongs to the current search, so starting a search costs nothing
-//! and no lookup hashes.
+//! 2^3 cubes). Pages are handed out on first touch and recycled by the next search: the table
+//! of pages ([`PageTable`]) tells whether a cube's page belongs to the current search, so
+//! starting a search costs nothing and no lookup hashes.
 
 use glam::{IVec3, UVec3};
 
@@ -21,27 +21,48 @@ pub(crate) const PARENT_MASK: u8 = 0x3F;
 pub(crate) const NO_PARENT: u8 = 0x3F;
 
 /// Which page holds each cube of `2^SHIFT` voxels a side (by default a 16^3 chunk) of a
-/// world, for one search at a time: pages are handed out on first touch, and a stamp per
-/// chunk says whether its entry belongs to the current search, so forgetting them all is free
-/// and no lookup hashes. The owner keeps the pages' contents.
+/// world, for one search at a time: pages are handed out on first touch, forgetting them all
+/// is free, and no lookup hashes. The owner keeps the pages' contents.
 ///
-/// The table has one entry (8 bytes) per 16^3 chunk of the world whatever the page size: for
-/// pages smaller than a chunk it names a block, handed out with the chunk's first page, that
-/// holds the pages of the chunk's cubes (4 bytes each). A search's tables so follow the chunks
-/// it touches, not the number of cubes in the world (a table per 8^3 cube took 64 bytes per
-/// chunk of the world).
+/// The table has one entry per 16^3 chunk of the world whatever the page size. For pages of a
+/// chunk (A*) the entry is `[stamp, page]` (8 bytes), valid when its stamp is the current
+/// search's. For pages smaller than a chunk it is the number of a block (4 bytes), handed out
+/// with the chunk's first page, that holds the pages of the chunk's cubes (4 bytes each), or
+/// for pages smaller than 8^3 the blocks of its 8^3 regions, each handed out with the region's
+/// first page and holding the pages of the region's cubes; the entry is valid when that block
+/// was handed out in the current search and to this chunk (each block records its chunk), so
+/// it needs no stamp. A search's tables so follow the
+/// chunks it touches, not the number of cubes in the world (a table per 8^3 cube took 64 bytes
+/// per chunk of the world), and the two sides of a race of jump point searches hold 4 bytes
+/// per chunk of the world each.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct PageTable<const SHIFT: i32 = CHUNK_SHIFT> {
     stamp: u32,
     chunk_dims: IVec3,
-    /// Per chunk: `[stamp, page or block]`, valid when the stamp is the current one.
+    /// Pages of a chunk: per chunk, `[stamp, page]`, valid when the stamp is the current one.
     table: Vec<[u32; 2]>,
-    /// Pages smaller than a chunk: per block, the page of each cube of its chunk
+    /// Pages smaller than a chunk: per chunk, its block, valid when below `blocks_used` and
+    /// that block's [`block_chunk`](Self::block_chunk) is the chunk. Never cleared.
+    block_of: Vec<u32>,
+    /// Per block handed out in the current search: the chunk it holds the pages of.
+    block_chunk: Vec<u32>,
+    /// Pages smaller than a chunk: per block, the page of each cube of its chunk; for pages
+    /// smaller than a [region](REGION_SHIFT), the region block of each region of its chunk
     /// ([`NO_PAGE`]: none yet).
     blocks: Vec<u32>,
     blocks_used: usize,
+    /// Pages smaller than a region: per region block, the page of each cube of its region
+    /// ([`NO_PAGE`]: none yet).
+    regions: Vec<u32>,
+    regions_used: usize,
     used: usize,
 }
+
+/// Pages smaller than this (`2^REGION_SHIFT` voxels a side, 8^3) are found through a block per
+/// chunk of one entry per region and a block per region touched of one entry per page: a
+/// search that touches few voxels of a chunk's regions then holds 64 page numbers per region
+/// it touches instead of 512 per chunk.
+const REGION_SHIFT: i32 = 3;
 
 /// A cube of a touched chunk that has no page yet.
 const NO_PAGE: u32 = u32::MAX;
@@ -49,20 +70,33 @@ const NO_PAGE: u32 = u32::MAX;
 impl<const SHIFT: i32> PageTable<SHIFT> {
     /// Cubes per chunk.
     const CUBES: usize = 1 << (3 * (CHUNK_SHIFT - SHIFT));
+    /// Pages are found through region blocks.
+    const TWO_LEVEL: bool = SHIFT < REGION_SHIFT;
+    /// Entries of a chunk's block: its cubes' pages, or its regions' blocks.
+    const BLOCK_LEN: usize = if Self::TWO_LEVEL { 1 << (3 * (CHUNK_SHIFT - REGION_SHIFT)) } else { Self::CUBES };
+    /// Cubes per region (two levels).
+    const REGION_CUBES: usize = if Self::TWO_LEVEL { 1 << (3 * (REGION_SHIFT - SHIFT)) } else { 1 };
 
     /// Forgets every page, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {
         let chunk_dims = (dims.as_ivec3() + CHUNK_MASK) >> CHUNK_SHIFT;
-        if chunk_dims != self.chunk_dims || self.stamp == u32::MAX {
-            let chunks = chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize;
+        let chunks = chunk_dims.x as usize * chunk_dims.y as usize * chunk_dims.z as usize;
+        if SHIFT == CHUNK_SHIFT && (chunk_dims != self.chunk_dims || self.stamp == u32::MAX) {
             self.table.clear();
             self.table.resize(chunks, [0, 0]);
-            self.chunk_dims = chunk_dims;
             self.stamp = 0;
+        } else if SHIFT != CHUNK_SHIFT && chunk_dims != self.chunk_dims {
+            // Any value will do: an entry is checked against its block's chunk.
+            self.block_of.clear();
+            self.block_of.resize(chunks, 0);
         }
-        self.stamp += 1;
+        self.chunk_dims = chunk_dims;
+        if SHIFT == CHUNK_SHIFT {
+            self.stamp += 1;
+        }
         self.used = 0;
         self.blocks_used = 0;
+        self.regions_used = 0;
     }
 
     #[inline]
@@ -79,14 +113,37 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
         ((l.z << (2 * bits)) | (l.y << bits) | l.x) as usize
     }
 
+    /// Index of `v`'s region in its chunk.
+    #[inline]
+    fn region_in_chunk(v: IVec3) -> usize {
+        let l = (v & CHUNK_MASK) >> REGION_SHIFT;
+        let bits = CHUNK_SHIFT - REGION_SHIFT;
+        ((l.z << (2 * bits)) | (l.y << bits) | l.x) as usize
+    }
+
+    /// Index of `v`'s cube in its region.
+    #[inline]
+    fn cube_in_region(v: IVec3) -> usize {
+        let l = (v & ((1 << REGION_SHIFT) - 1)) >> SHIFT;
+        let bits = REGION_SHIFT - SHIFT;
+        ((l.z << (2 * bits)) | (l.y << bits) | l.x) as usize
+    }
+
+    /// Pages smaller than a chunk: the block of `chunk`, if the current search touched it.
+    #[inline]
+    fn block(&self, chunk: usize) -> Option<usize> {
+        let block = self.block_of[chunk] as usize;
+        (block < self.blocks_used && self.block_chunk[block] == chunk as u32).then_some(block)
+    }
+
     /// The page of `v`'s cube (`v` inside the world), and whether this call handed it out: the
     /// owner must then clear it.
     #[inline]
     pub(crate) fn page(&mut self, v: IVec3) -> (usize, bool) {
         let chunk = self.chunk(v);
-        let stamp = self.stamp;
-        let entry = &mut self.table[chunk];
         if SHIFT == CHUNK_SHIFT {
+            let stamp = self.stamp;
+            let entry = &mut self.table[chunk];
             if entry[0] == stamp {
                 return (entry[1] as usize, false);
             }
@@ -95,42 +152,83 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
             self.used += 1;
             return (page, true);
         }
-        let block = if entry[0] == stamp {
-            entry[1] as usize
-        } else {
-            let block = self.blocks_used;
-            *entry = [stamp, block as u32];
-            self.blocks_used += 1;
-            let start = block * Self::CUBES;
-            if self.blocks.len() < start + Self::CUBES {
-                self.blocks.resize(start + Self::CUBES, NO_PAGE);
-            } else {
-                self.blocks[start..start + Self::CUBES].fill(NO_PAGE);
-            }
-            block
+        let block = match self.block(chunk) {
+            Some(block) => block,
+            None => self.new_block(chunk),
         };
-        let i = block * Self::CUBES + Self::cube_in_chunk(v);
-        let page = self.blocks[i];
-        if page != NO_PAGE {
-            return (page as usize, false);
+        let entry = if Self::TWO_LEVEL {
+            let r = block * Self::BLOCK_LEN + Self::region_in_chunk(v);
+            let region = match self.blocks[r] {
+                NO_PAGE => self.new_region(r),
+                region => region as usize,
+            };
+            &mut self.regions[region * Self::REGION_CUBES + Self::cube_in_region(v)]
+        } else {
+            &mut self.blocks[block * Self::CUBES + Self::cube_in_chunk(v)]
+        };
+        if *entry != NO_PAGE {
+            return (*entry as usize, false);
         }
         let page = self.used;
-        self.blocks[i] = page as u32;
+        *entry = page as u32;
         self.used += 1;
         (page, true)
+    }
+
+    /// Hands out the next region block to the region whose entry is `blocks[r]`, no cube of
+    /// it with a page yet.
+    #[cold]
+    fn new_region(&mut self, r: usize) -> usize {
+        let region = self.regions_used;
+        self.regions_used += 1;
+        self.blocks[r] = region as u32;
+        let start = region * Self::REGION_CUBES;
+        if self.regions.len() < start + Self::REGION_CUBES {
+            self.regions.resize(start + Self::REGION_CUBES, NO_PAGE);
+        } else {
+            self.regions[start..start + Self::REGION_CUBES].fill(NO_PAGE);
+        }
+        region
+    }
+
+    /// Hands out the next block to `chunk`, no cube of it with a page yet.
+    #[cold]
+    fn new_block(&mut self, chunk: usize) -> usize {
+        let block = self.blocks_used;
+        self.blocks_used += 1;
+        self.block_of[chunk] = block as u32;
+        if self.block_chunk.len() <= block {
+            self.block_chunk.push(chunk as u32);
+        } else {
+            self.block_chunk[block] = chunk as u32;
+        }
+        let start = block * Self::BLOCK_LEN;
+        if self.blocks.len() < start + Self::BLOCK_LEN {
+            self.blocks.resize(start + Self::BLOCK_LEN, NO_PAGE);
+        } else {
+            self.blocks[start..start + Self::BLOCK_LEN].fill(NO_PAGE);
+        }
+        block
     }
 
     /// The page of `v`'s cube, if this search touched it.
     #[inline]
     pub(crate) fn find(&self, v: IVec3) -> Option<usize> {
-        let entry = self.table[self.chunk(v)];
-        if entry[0] != self.stamp {
-            return None;
-        }
+        let chunk = self.chunk(v);
         if SHIFT == CHUNK_SHIFT {
-            return Some(entry[1] as usize);
+            let entry = self.table[chunk];
+            return (entry[0] == self.stamp).then_some(entry[1] as usize);
         }
-        let page = self.blocks[entry[1] as usize * Self::CUBES + Self::cube_in_chunk(v)];
+        let block = self.block(chunk)?;
+        let page = if Self::TWO_LEVEL {
+            let region = self.blocks[block * Self::BLOCK_LEN + Self::region_in_chunk(v)];
+            if region == NO_PAGE {
+                return None;
+            }
+            self.regions[region as usize * Self::REGION_CUBES + Self::cube_in_region(v)]
+        } else {
+            self.blocks[block * Self::CUBES + Self::cube_in_chunk(v)]
+        };
         (page != NO_PAGE).then_some(page as usize)
     }
 
@@ -143,13 +241,21 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.table.capacity() * 8 + self.blocks.capacity() * 4
+        self.table.capacity() * 8
+            + (self.block_of.capacity()
+                + self.block_chunk.capacity()
+                + self.blocks.capacity()
+                + self.regions.capacity())
+                * 4
     }
 
     /// Bytes the current search uses: the table over the world's chunks and the blocks
-    /// handed out since the reset.
+    /// and region blocks handed out since the reset (their entries, and a block's chunk).
     pub(crate) fn bytes_in_use(&self) -> usize {
-        self.table.len() * 8 + self.blocks_used * Self::CUBES * 4
+        self.table.len() * 8
+            + self.block_of.len() * 4
+            + self.blocks_used * (Self::BLOCK_LEN + 1) * 4
+            + self.regions_used * Self::REGION_CUBES * 4
     }
 
     /// Pages handed out since the last reset.
@@ -234,6 +340,8 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     /// Voxels (records) per page.
     pub(crate) const PAGE_VOXELS: usize = 1 << (3 * SHIFT);
     const MASK: i32 = (1 << SHIFT) - 1;
+    /// Slot offset of each move from an [`interior`](Self::interior) node.
+    const SLOT_DELTA: [isize; MOVES] = slot_deltas(SHIFT);
 
     /// Forgets every node, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {
@@ -292,33 +400,38 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     pub(crate) fn bytes_in_use(&self) -> usize {
         self.pages.bytes_in_use() + self.pages_used() * (Self::PAGE_VOXELS * R::record_bytes() + 12)
     }
-}
 
-impl<R: Records> NodeStore<R, CHUNK_SHIFT> {
+    /// Whether all 26 neighbours of `v` lie in `v`'s own page.
+    #[inline]
+    pub(crate) fn interior(v: IVec3) -> bool {
+        let l = v & Self::MASK;
+        l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(Self::MASK)).all()
+    }
+
     /// Slot of `n`, the neighbour of the voxel in `slot` by move `m`: a fixed offset from
-    /// `slot` when that voxel is [`interior`] (`inside`), else looked up (and its page made).
+    /// `slot` when that voxel is [`interior`](Self::interior) (`inside`), else looked up (and
+    /// its page made).
     #[inline(always)]
     pub(crate) fn neighbour(&mut self, slot: usize, inside: bool, n: IVec3, m: usize) -> usize {
-        if inside { slot.wrapping_add_signed(SLOT_DELTA[m]) } else { self.slot(n) }
+        if inside { slot.wrapping_add_signed(Self::SLOT_DELTA[m]) } else { self.slot(n) }
     }
 }
 
-/// Whether all 26 neighbours of `v` lie in `v`'s own chunk (and so in its page).
+/// Whether all 26 neighbours of `v` lie in `v`'s own chunk (and so in its page, for pages of
+/// a chunk).
 #[inline]
 pub(crate) fn interior(v: IVec3) -> bool {
-    let l = v & CHUNK_MASK;
-    l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all()
+    NodeStore::<Scores, CHUNK_SHIFT>::interior(v)
 }
 
-/// Slot offset of each move from an [`interior`] node.
-const SLOT_DELTA: [isize; MOVES] = slot_deltas();
-
-const fn slot_deltas() -> [isize; MOVES] {
+/// Slot offset of each move from a node whose neighbours all lie in its page, for pages of
+/// `2^shift` voxels a side.
+const fn slot_deltas(shift: i32) -> [isize; MOVES] {
     let mut out = [0; MOVES];
     let mut m = 0;
     while m < MOVES {
         let d = OFFSETS[m];
-        out[m] = (d.x + (d.y << CHUNK_SHIFT) + (d.z << (2 * CHUNK_SHIFT))) as isize;
+        out[m] = (d.x + (d.y << shift) + (d.z << (2 * shift))) as isize;
         m += 1;
     }
     out
