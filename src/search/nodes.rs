@@ -182,12 +182,7 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
         let region = self.regions_used;
         self.regions_used += 1;
         self.blocks[r] = region as u32;
-        let start = region * Self::REGION_CUBES;
-        if self.regions.len() < start + Self::REGION_CUBES {
-            self.regions.resize(start + Self::REGION_CUBES, NO_PAGE);
-        } else {
-            self.regions[start..start + Self::REGION_CUBES].fill(NO_PAGE);
-        }
+        no_pages(&mut self.regions, region * Self::REGION_CUBES, Self::REGION_CUBES);
         region
     }
 
@@ -202,12 +197,7 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
         } else {
             self.block_chunk[block] = chunk as u32;
         }
-        let start = block * Self::BLOCK_LEN;
-        if self.blocks.len() < start + Self::BLOCK_LEN {
-            self.blocks.resize(start + Self::BLOCK_LEN, NO_PAGE);
-        } else {
-            self.blocks[start..start + Self::BLOCK_LEN].fill(NO_PAGE);
-        }
+        no_pages(&mut self.blocks, block * Self::BLOCK_LEN, Self::BLOCK_LEN);
         block
     }
 
@@ -441,4 +431,12 @@ const fn slot_deltas(shift: i32) -> [isize; MOVES] {
 #[inline]
 pub(crate) fn local(v: IVec3) -> usize {
     PageTable::<CHUNK_SHIFT>::local(v)
+}
+/// Sets `len` entries of `table` from `start` to [`NO_PAGE`], growing it if they are past its
+/// end.
+fn no_pages(table: &mut Vec<u32>, start: usize, len: usize) {
+    if table.len() < start + len {
+        table.resize(start + len, NO_PAGE);
+    }
+    table[start..start + len].fill(NO_PAGE);
 }
