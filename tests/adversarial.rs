@@ -103,6 +103,30 @@ fn the_budget_mode_goes_round_walls_by_their_windows() {
     assert!(guided >= 6, "only {guided} of 8 paths followed the guide");
 }
 
+/// An agent with clearance sees the coarse graph through its radius: 2 x 2 windows are closed
+/// to a radius of 1 (the budget mode proves it at the size-up, as A* does by a full pass), and
+/// 4 x 4 ones let it through, on a path valid for its size and within the weight it reports.
+#[test]
+fn the_coarse_graph_sees_the_agent_size() {
+    let case = windowed_wall(72);
+    let fat = SearchConfig { algorithm: Algorithm::BUDGET, clearance: 1, ..Default::default() };
+    let (astar, _) = find_with(&case, SearchConfig { algorithm: Algorithm::AStar, ..fat });
+    assert!(matches!(astar, Err(PathError::Unreachable { .. })), "{astar:?}");
+    let (budget, expanded) = find_with(&case, fat);
+    assert!(matches!(budget, Err(PathError::Unreachable { .. })), "{budget:?}");
+    assert!(expanded <= 4096, "{expanded}");
+    let mut wide = windowed_wall(72);
+    for (y, z) in [(1, 1), (1, 67), (67, 1), (67, 67)] {
+        wide.world.fill_voxels(IVec3::new(36, y, z), IVec3::new(36, y + 3, z + 3), voxnav::Voxel::Air).unwrap();
+    }
+    let (astar, astar_expanded) = find_with(&wide, SearchConfig { algorithm: Algorithm::AStar, ..fat });
+    let (budget, expanded) = find_with(&wide, fat);
+    let (astar, budget) = (astar.unwrap(), budget.unwrap());
+    assert_eq!(budget.check(&wide.world, &fat), PathCheck::Valid);
+    assert!(budget.cost >= astar.cost && budget.cost * 100 <= astar.cost * u64::from(budget.stats.weight));
+    assert!(expanded * 5 < astar_expanded, "{expanded} vs A*'s {astar_expanded}");
+}
+
 #[test]
 fn a_sealed_goal_costs_the_budget_mode_one_phase() {
     let case = sealed_room(64);
