@@ -326,7 +326,8 @@ impl JumpSearch {
         cache.reset(world, pass);
         let slot = self.nodes.slot(start);
         self.nodes.rec[slot] = Cell::reached(0, 1 << START, 0, NO_MOVE);
-        self.open.push(self.f(0, start), 0, slot as u32);
+        self.fmin = self.f(0, start);
+        self.open.push(self.fmin, 0, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
     }
@@ -387,6 +388,12 @@ impl JumpSearch {
     /// expansion counts are not: one expansion may sweep thousands of voxels).
     pub(crate) fn work(&self) -> u64 {
         self.work
+    }
+
+    /// The `f` of the node expanded last (the start's before the first): a lower bound on the
+    /// cost of a path, rising as the search goes (with a consistent heuristic).
+    pub(crate) fn level(&self) -> u64 {
+        self.fmin
     }
 
     /// Expands at most `budget` more nodes; see [`Pathfinder::advance`](crate::Pathfinder::advance).
