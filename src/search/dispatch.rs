@@ -748,4 +748,47 @@ mod tests {
         race.begin(&world, IVec3::ZERO, IVec3::splat(7), &jps, false);
         assert!(race.racing);
     }
+
+    /// A goal in a cup whose open side faces away from the start: searched from the start,
+    /// every voxel in front of the cup has `f` below the optimum; from the goal, only the cup.
+    /// The race must spend its turns on the side that ends first, from either end (with equal
+    /// turns it did about twice that side's work).
+    #[test]
+    fn the_race_runs_the_side_that_ends_first() {
+        let n = 56;
+        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(n)).unwrap();
+        // The cup: walls round x, y, z in 20..36, open towards +x.
+        for a in 20..36 {
+            for b in 20..36 {
+                for v in [IVec3::new(20, a, b), IVec3::new(a, 20, b), IVec3::new(a, 35, b), IVec3::new(a, b, 20)] {
+                    world.set(v, Voxel::Solid).unwrap();
+                }
+                world.set(IVec3::new(a, b, 35), Voxel::Solid).unwrap();
+            }
+        }
+        let (outside, inside) = (IVec3::new(2, 27, 27), IVec3::new(22, 28, 27));
+        let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
+        // Turns short beside either side's work.
+        let turn = 256;
+        let mut race = Dispatch { prelude_expansions: Some(0), race_turns: Some((0, turn)), ..Dispatch::default() };
+        for (start, goal) in [(outside, inside), (inside, outside)] {
+            let alone = |from: IVec3, to: IVec3| {
+                let (mut side, mut scans) = (JumpSearch::default(), ScanCache::default());
+                side.begin(&world, from, to, &config, &mut scans);
+                let path = side.advance(&world, usize::MAX, &mut scans).unwrap().expect("reachable");
+                (side.work(), path.cost)
+            };
+            let ((forward, cost), (backward, _)) = (alone(start, goal), alone(goal, start));
+            race.begin(&world, start, goal, &config, false);
+            let SearchStep::Found(path) = race.advance(&world, usize::MAX) else { panic!("no path") };
+            assert_eq!(path.cost, cost);
+            let raced = race.search.work() + race.reverse.work();
+            let (easy, hard) = (forward.min(backward), forward.max(backward));
+            assert!(hard > 8 * easy, "{start} -> {goal}: one side {forward}, the other {backward}");
+            assert!(
+                raced < easy + easy / 4 + 2 * turn,
+                "{start} -> {goal}: raced {raced}, sides {forward} / {backward}"
+            );
+        }
+    }
 }
