@@ -6,6 +6,7 @@ use glam::IVec3;
 use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
 use super::moves::DiagonalRule;
 use super::pass::Pass;
+use super::pieces::label_pieces;
 use super::scan::{ROWS, read_chunk_rows};
 use super::world::VoxelWorld;
 use crate::error::WorldError;
@@ -15,8 +16,6 @@ use crate::medium::Media;
 const BLOCKED: u32 = u32::MAX;
 /// Chunk entry flag: several components; the low bits index `locals`.
 const SPLIT: u32 = 1 << 31;
-/// Piece index of a blocked voxel in a split chunk.
-const NO_PIECE: u16 = u16::MAX;
 
 /// The connected components of the free space of a [`VoxelWorld`] for one set of [`Media`]
 /// and one diagonal rule (by default the strict one): two voxels are in the same component
@@ -65,7 +64,7 @@ pub struct Components {
     /// Per chunk: [`BLOCKED`], a label, or [`SPLIT`] | index into `locals`.
     chunks: Vec<u32>,
     /// Per split chunk: the label of each local piece, and a piece index per voxel
-    /// ([`NO_PIECE`]: blocked). A 16^3 chunk has at most 2,048 pieces, so `u16` holds them all.
+    /// ([`NO_PIECE`](super::pieces::NO_PIECE): blocked). A 16^3 chunk has at most 2,048 pieces, so `u16` holds them all.
     locals: Vec<(Vec<u32>, Box<[u16]>)>,
     count: usize,
 }
@@ -89,67 +88,6 @@ impl Union {
             self.0[hi as usize] = lo;
         }
     }
-}
-
-/// Labels the 6-connected pieces of one chunk's free voxels: a piece index per voxel
-/// ([`NO_PIECE`]: blocked) and the number of pieces (at most 2,048, a checkerboard's).
-fn label_chunk(blocked: &[u16; ROWS]) -> (Box<[u16]>, usize) {
-    let free: Vec<u16> = blocked.iter().map(|r| !r).collect();
-    let mut labels = vec![NO_PIECE; ROWS * 16].into_boxed_slice();
-    let mut left: Vec<u16> = free.clone();
-    let mut pieces = 0usize;
-    let mut fill = vec![0u16; ROWS];
-    while let Some(seed_row) = left.iter().position(|&r| r != 0) {
-        fill.fill(0);
-        fill[seed_row] = left[seed_row] & left[seed_row].wrapping_neg();
-        loop {
-            let mut changed = false;
-            for r in 0..ROWS {
-                let (ly, lz) = (r & 15, r >> 4);
-                let mut s = fill[r];
-                if ly > 0 {
-                    s |= fill[r - 1];
-                }
-                if ly < 15 {
-                    s |= fill[r + 1];
-                }
-                if lz > 0 {
-                    s |= fill[r - 16];
-                }
-                if lz < 15 {
-                    s |= fill[r + 16];
-                }
-                s &= free[r];
-                // Spread along the row through free voxels.
-                loop {
-                    let t = (s | s << 1 | s >> 1) & free[r];
-                    if t == s {
-                        break;
-                    }
-                    s = t;
-                }
-                if s != fill[r] {
-                    fill[r] = s;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let id = pieces as u16;
-        for r in 0..ROWS {
-            let mut bits = fill[r];
-            left[r] &= !bits;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                labels[r * 16 + x] = id;
-            }
-        }
-        pieces += 1;
-    }
-    (labels, pieces)
 }
 
 impl Components {
@@ -332,7 +270,8 @@ impl Components {
                         nodes += 1;
                         continue;
                     }
-                    let (labels, pieces) = label_chunk(&rows);
+                    let mut labels = vec![0; ROWS * 16].into_boxed_slice();
+                    let pieces = label_pieces::<16>(&rows, &mut labels);
                     pieces_of[i] = pieces as u32;
                     nodes += pieces as u32;
                     if pieces > 1 {

@@ -12,6 +12,7 @@ pub(crate) mod components;
 pub(crate) mod layer;
 pub(crate) mod moves;
 pub(crate) mod pass;
+pub(crate) mod pieces;
 pub(crate) mod regions;
 pub(crate) mod scan;
 #[cfg(test)]

@@ -16,6 +16,7 @@ use glam::{IVec3, UVec3};
 use super::layer::CHUNK_SHIFT;
 use super::moves::{DiagonalRule, OFFSETS, REQUIRED};
 use super::pass::Pass;
+use super::pieces::{NO_PIECE, label_pieces};
 use super::scan::LATERAL;
 use super::world::VoxelWorld;
 
@@ -31,8 +32,6 @@ const ROWS: usize = (BLOCK * BLOCK) as usize;
 const UNSEEN: u32 = u32::MAX;
 /// Block table entry: labelling it would pass the memory share (no pieces, ever).
 const REFUSED: u32 = u32::MAX - 1;
-/// Piece index of a blocked voxel.
-const NO_PIECE: u16 = u16::MAX;
 
 /// Share of the world's [`Limits::max_search_bytes`](crate::Limits) the regions may hold
 /// (one part in this many), beside the search tables they guide.
@@ -106,46 +105,6 @@ impl BlockPieces {
         }
         out
     }
-}
-
-/// Labels the 6-connected pieces of one block's free voxels (x-rows of blocked bits): a
-/// piece index per voxel ([`NO_PIECE`]: blocked), the number of pieces, and the sum of each
-/// piece's local coordinates and its voxel count.
-fn label_block(rows: &[u8; ROWS]) -> (Box<[u16; CELLS]>, Vec<(IVec3, i32)>) {
-    let mut labels = Box::new([NO_PIECE; CELLS]);
-    let mut sums = Vec::new();
-    let mut stack: Vec<u16> = Vec::with_capacity(CELLS);
-    let free = |i: usize| rows[i >> BLOCK_SHIFT] >> (i & 7) & 1 == 0;
-    for seed in 0..CELLS {
-        if labels[seed] != NO_PIECE || !free(seed) {
-            continue;
-        }
-        let id = sums.len() as u16;
-        let mut sum = (IVec3::ZERO, 0);
-        labels[seed] = id;
-        stack.push(seed as u16);
-        while let Some(i) = stack.pop() {
-            let i = i as i32;
-            let l = IVec3::new(i & 7, i >> 3 & 7, i >> 6);
-            sum.0 += l;
-            sum.1 += 1;
-            for (axis, step) in [(0, 1), (1, BLOCK), (2, BLOCK * BLOCK)] {
-                for side in [-1, 1] {
-                    let c = l[axis] + side;
-                    if !(0..BLOCK).contains(&c) {
-                        continue;
-                    }
-                    let j = (i + side * step) as usize;
-                    if labels[j] == NO_PIECE && free(j) {
-                        labels[j] = id;
-                        stack.push(j as u16);
-                    }
-                }
-            }
-        }
-        sums.push(sum);
-    }
-    (labels, sums)
 }
 
 /// The world's free space as pieces of blocks and the links between them, for one view
@@ -277,7 +236,18 @@ impl Regions {
         } else if rows.iter().all(|&r| r == 0) {
             (Voxels::Free, 1, vec![(base + top) / 2])
         } else {
-            let (labels, sums) = label_block(&rows);
+            let mut labels = Box::new([0; CELLS]);
+            let count = label_pieces::<{ BLOCK as usize }>(&rows.map(u16::from), &mut labels[..]);
+            // Each piece's sum of local coordinates and its voxel count.
+            let mut sums = vec![(IVec3::ZERO, 0); count];
+            for (i, &k) in labels.iter().enumerate() {
+                if k != NO_PIECE {
+                    let i = i as i32;
+                    let sum = &mut sums[usize::from(k)];
+                    sum.0 += IVec3::new(i & 7, i >> 3 & 7, i >> 6);
+                    sum.1 += 1;
+                }
+            }
             let centres: Vec<IVec3> = sums.iter().map(|&(s, n)| base + (s * 2 + n) / (2 * n)).collect();
             if sums.len() == 1 {
                 (Voxels::Rows(Box::new(rows)), 1, centres)
