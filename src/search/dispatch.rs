@@ -22,12 +22,11 @@
 use glam::IVec3;
 
 use crate::error::PathError;
-use crate::grid::moves::{OFFSETS, legal_moves};
-use crate::grid::pass::Pass;
 use crate::grid::scan::ScanCache;
 use crate::grid::world::VoxelWorld;
 use crate::search::astar::AStar;
 use crate::search::config::{Algorithm, DiagonalRule, Fallback, SearchConfig};
+use crate::search::flood::Flood;
 use crate::search::guide::Reach;
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
@@ -596,74 +595,11 @@ fn reversible(config: &SearchConfig, world: &VoxelWorld) -> bool {
     config.diagonal != DiagonalRule::Faces && !config.priced_media(world) && config.heuristic != Heuristic::Manhattan
 }
 
-/// Breadth-first flood of the voxels reachable from the start, keeping the one closest to the
-/// goal ([`Fallback::Closest`]'s order: octile distance, then lowest `(z, y, x)`).
-#[derive(Debug, Default, Clone)]
-struct Flood {
-    seen: crate::search::closest::SeenSet,
-    queue: std::collections::VecDeque<IVec3>,
-    goal: IVec3,
-    pass: Option<Pass>,
-    rule: DiagonalRule,
-    best: Option<(u64, [i32; 3])>,
-    visited: usize,
-}
-
-impl Flood {
-    fn begin(&mut self, world: &VoxelWorld, start: IVec3, goal: IVec3, pass: Pass, rule: DiagonalRule) {
-        self.seen.reset(world.dims());
-        self.queue.clear();
-        self.seen.insert(start);
-        self.queue.push_back(start);
-        self.goal = goal;
-        self.pass = Some(pass);
-        self.rule = rule;
-        self.best = None;
-        self.visited = 0;
-    }
-
-    /// Visits at most `budget` voxels; `Err` when more than `max` in all.
-    fn advance(&mut self, world: &VoxelWorld, budget: usize, max: usize) -> Result<Option<IVec3>, ()> {
-        let pass = self.pass.expect("begun");
-        let mut left = budget;
-        // Under the strict rule the face moves reach everything the diagonals do.
-        let moves = if self.rule == DiagonalRule::Strict { 0x3F } else { u32::MAX };
-        while let Some(&v) = self.queue.front() {
-            if left == 0 {
-                return Ok(None);
-            }
-            if self.visited >= max {
-                return Err(());
-            }
-            self.queue.pop_front();
-            left -= 1;
-            self.visited += 1;
-            let key = (Heuristic::Octile.estimate(self.goal - v, &crate::CostModel::PRECISE), [v.z, v.y, v.x]);
-            if self.best.is_none_or(|b| key < b) {
-                self.best = Some(key);
-            }
-            let mut legal = legal_moves(world.blocked_mask(v, pass), self.rule) & moves;
-            while legal != 0 {
-                let m = legal.trailing_zeros() as usize;
-                legal &= legal - 1;
-                let n = v + OFFSETS[m];
-                if self.seen.insert(n) {
-                    self.queue.push_back(n);
-                }
-            }
-        }
-        Ok(self.best.map(|(_, [z, y, x])| IVec3::new(x, y, z)))
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.seen.heap_bytes() + self.queue.capacity() * 12
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Voxel;
+    use crate::grid::moves::{OFFSETS, legal_moves};
 
     /// Races that begin at once and switch sides every few voxels, on small random worlds
     /// (where the usual lead would end most queries before any race): the path must be legal

@@ -2,7 +2,7 @@
 //!
 //! Bottom up, each file importing only those below it: a query's settings ([`costs`],
 //! [`heuristic`], [`config`]) and its description ([`request`]); per-search tables ([`nodes`],
-//! [`radix_heap`], [`open_list`], [`closest`], [`canonical`], [`memory`]), the coarse estimate
+//! [`radix_heap`], [`open_list`], [`flood`], [`canonical`], [`memory`]), the coarse estimate
 //! of [`guide`] and the result ([`path`]); the two engines, both on the same node store and open list: [`astar`], the one
 //! A* (exact, weighted, the budget mode's phases, the closest-voxel fallback's searches,
 //! repairs' canonical detours), and [`jps`], jump point search; [`dispatch`], which runs a
@@ -14,10 +14,10 @@
 pub(crate) mod astar;
 pub(crate) mod batch;
 pub(crate) mod canonical;
-pub(crate) mod closest;
 pub(crate) mod config;
 pub(crate) mod costs;
 pub(crate) mod dispatch;
+pub(crate) mod flood;
 pub(crate) mod guide;
 pub(crate) mod heuristic;
 pub(crate) mod jps;
