@@ -324,7 +324,7 @@ impl Dispatch {
     /// has done more than [`SHARE`] times the other's work yields. Both levels bound the
     /// optimum from below, and a side ends when its level reaches it: the higher one is nearer
     /// its end as far as either can tell, while a side misled by an obstacle spends its work
-    /// on one level (on the tuning half of the Warframe maps, the race took 0.68x the time of
+    /// on one level (on the tuning half of the Warframe maps, the race took 0.73x the time of
     /// equal turns; docs/benchmarks.md).
     fn next_side(&self, backward: bool) -> bool {
         let (forward, reverse) = (&self.search, &self.reverse);
