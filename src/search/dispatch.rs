@@ -67,8 +67,8 @@ const TURN: u64 = 4096;
 /// A side of the race that has done more than this many times the other side's work gives it
 /// the next turn, whatever their levels: a side stuck on a wide level of `f` cannot starve
 /// the other, and the race costs at most this many times plus one what the other side
-/// needed alone. Chosen on the tuning half of the Warframe maps (every 100th problem, two runs
-/// each): 4, 8, 16 and 32 cost 9 %, 3 %, 1.6 % and 0.8 % more time than no such rule.
+/// needed alone. Chosen on the tuning half of the Warframe maps, where a larger share saves
+/// little time (docs/benchmarks.md).
 const SHARE: u64 = 16;
 
 /// Expansions of the A* with canonical successors (the pruning rule of jump point search
@@ -324,8 +324,7 @@ impl Dispatch {
     /// has done more than [`SHARE`] times the other's work yields. Both levels bound the
     /// optimum from below, and a side ends when its level reaches it: the higher one is nearer
     /// its end as far as either can tell, while a side misled by an obstacle spends its work
-    /// on one level (on the tuning half of the Warframe maps, the race took 0.73x the time of
-    /// equal turns; docs/benchmarks.md).
+    /// on one level (docs/benchmarks.md compares this with equal turns).
     fn next_side(&self, backward: bool) -> bool {
         let (forward, reverse) = (&self.search, &self.reverse);
         if forward.work() > SHARE * reverse.work() {
