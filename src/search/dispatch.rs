@@ -56,9 +56,8 @@ enum Phase {
 /// Work (expansions and voxels swept, [`JumpSearch::work`]) the search from the start does
 /// alone before the search from the goal takes its first turn: none. The [`PRELUDE`], an A*
 /// from the start, was its lead; a query it did not answer is more often hard from the start
-/// than from the goal. (Tuned on the tuning half of the Warframe maps: with the prelude, no
-/// lead gave medians of 0.20-0.51 of A*'s and a lead of 1,024 gave 0.30-0.70; without the
-/// prelude, a lead of 16,384 gave 0.29-0.60; see docs/benchmarks.md.)
+/// than from the goal. (Tuned on the tuning half of the Warframe maps, against leads of up to
+/// 16,384 with and without the prelude: docs/benchmarks.md.)
 const LEAD: u64 = 0;
 /// Work one side of a race does in a turn ([`Dispatch::next_side`] chooses the side). Turns
 /// are measured in work, not expansions: one expansion may sweep thousands of voxels
@@ -81,10 +80,9 @@ const PRELUDE: usize = 1000;
 
 /// The budget mode follows the guide when its estimate at the start is at least this ratio
 /// (numerator, denominator) of the octile one: the way round is that much longer than the
-/// straight line. Tuned on the tuning half of the Warframe maps (every 100th problem): of the
-/// 92 sized up, the ratio was below 1.17 on nine in ten and at most 1.55; following the guide
-/// from 1.25 up, six of them found paths 2 to 16 % longer than without it (at most 1.5 %).
-/// On walls with small windows it is 2 to 3 (docs/benchmarks.md).
+/// straight line. Tuned on the tuning half of the Warframe maps, where the ratio of the queries
+/// sized up stays well below it and following the guide from lower ratios made paths longer;
+/// on walls with small windows it is above it (docs/benchmarks.md).
 const GUIDE_RATIO: (u64, u64) = (2, 1);
 
 /// Expansions into the budget mode's first phase (or the whole phase, if shorter) after which
