@@ -226,9 +226,11 @@ impl VoxelWorld {
         }
         let mut mask = 0;
         let last = self.dims().as_ivec3() - 1;
-        for axis in 0..3 {
-            mask |= if v[axis] == 0 { OUTSIDE[axis][0] } else { 0 };
-            mask |= if v[axis] == last[axis] { OUTSIDE[axis][1] } else { 0 };
+        if !(v.cmpgt(IVec3::ZERO).all() && v.cmplt(last).all()) {
+            for axis in 0..3 {
+                mask |= if v[axis] == 0 { OUTSIDE[axis][0] } else { 0 };
+                mask |= if v[axis] == last[axis] { OUTSIDE[axis][1] } else { 0 };
+            }
         }
         let read_water = (pass.water_blocked || pass.air_blocked) && !self.water_layer().is_empty();
         let (wmask, amask) = (if pass.water_blocked { 0xFFFF } else { 0 }, if pass.air_blocked { 0xFFFF } else { 0 });
@@ -247,6 +249,18 @@ impl VoxelWorld {
                 && self.solid_layer().chunk_is_empty(c)
                 && (!read_water || self.water_layer().chunk_is_empty(c))
             {
+                return mask;
+            }
+            if !read_water && !pass.air_blocked {
+                // Solid voxels alone: the 9 rows from one slice of the chunk's, rows
+                // `(ly + dy, lz + dz)` at `16 (dz + 1) + dy + 1` from its start, their bits at
+                // `bit(-1, dy, dz) = 9 (dz + 1) + 3 (dy + 1)`.
+                let centre = ((l.z << CHUNK_SHIFT) | l.y) as usize;
+                let rows = &self.solid_layer().rows_of(c)[centre - 17..centre + 18];
+                let shift = lx - 1;
+                for (i, &at) in [0, 1, 2, 16, 17, 18, 32, 33, 34].iter().enumerate() {
+                    mask |= (u32::from(rows[at]) >> shift & 7) << (3 * i);
+                }
                 return mask;
             }
             for dz in -1..=1 {
