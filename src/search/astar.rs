@@ -178,6 +178,12 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         if self.q.weight == 100 { g + h } else { g + h * self.q.weight / 100 }
     }
 
+    /// The key of the open list's next entry (`u64::MAX` if it is empty): an exact search's
+    /// level of `f`, a lower bound on the cost of a path.
+    pub(crate) fn level(&mut self) -> u64 {
+        self.open.peek().map_or(u64::MAX, |(f, _)| f)
+    }
+
     /// Statistics of the current (or last) search.
     pub(crate) fn stats(&self) -> SearchStats {
         // A canonical search's ties: about 8 bytes an entry.
