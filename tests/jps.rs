@@ -116,9 +116,10 @@ fn jps_cost_equals_the_oracle_in_large_sparse_worlds() {
 /// a few hundred voxels across), an exact jump point search never holds more than A* on the
 /// same query, whether its prelude answers or its race does. Its race holds two node stores
 /// and its prelude goes where A* does not: with 8^3 node pages, 8-byte page tables and the
-/// prelude on chunk pages it held more than A* on 7 of these 593 queries. (With twice as many
-/// walls, a query hard from both ends, whose race sweeps about as much as A* expands, can
-/// still hold more: docs/benchmarks.md.)
+/// prelude on chunk pages it held more than A* on 7 of the first 60 worlds' 593 queries. (With
+/// twice as many walls, a query hard from both ends, whose race sweeps about as much as A*
+/// expands, can still hold more: docs/benchmarks.md.) 90 worlds: since the prelude runs from
+/// both ends, fewer of their queries reach the race.
 #[test]
 fn jps_holds_no_more_memory_than_astar_on_large_sparse_worlds() {
     let mut rng = rng(0x5EED_0031);
@@ -126,7 +127,7 @@ fn jps_holds_no_more_memory_than_astar_on_large_sparse_worlds() {
     let astar = SearchConfig { costs: CostModel::PRECISE, ..Default::default() };
     let jps = SearchConfig { algorithm: Algorithm::Jps, ..astar };
     let (mut compared, mut raced) = (0, 0);
-    for i in 0..60 {
+    for i in 0..90 {
         let (across, up) = if i % 2 == 0 { (320, 48) } else { (500, 64) };
         let dims = UVec3::new(
             across + rng.random_range(0..200),
@@ -161,8 +162,8 @@ fn jps_holds_no_more_memory_than_astar_on_large_sparse_worlds() {
                 a.stats.expanded
             );
             compared += 1;
-            // Past the prelude's thousand expansions: a race.
-            raced += usize::from(j.stats.expanded > 1000);
+            // Past the prelude's 2,000 expansions: a race.
+            raced += usize::from(j.stats.expanded > 2000);
         }
     }
     assert!(compared >= 550 && raced >= 20, "compared {compared}, raced {raced}");
@@ -275,10 +276,13 @@ fn the_sized_up_budget_mode_keeps_its_reported_bound() {
 }
 
 /// In open space a short query ends in the prelude of jump point search (A* with canonical
-/// successors): the same cost, no more expansions than A*. (The jump search itself expands
+/// successors): the same cost, and no more expansions than A* from each end. The prelude runs
+/// from both ends in turns, and in open space both levels of `f` stay at the optimum, so each
+/// side dives in its turns: up to about twice A*'s expansions, the price of ending early the
+/// queries that are hard from one end (docs/benchmarks.md). (The jump search itself expands
 /// fewer: `jump_search_expands_fewer_nodes_than_astar_in_open_space` in `src/search/jps.rs`.)
 #[test]
-fn jps_expands_no_more_nodes_than_astar_in_open_space() {
+fn jps_expands_no_more_nodes_than_astar_from_each_end_in_open_space() {
     let world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::new(64, 32, 64)).unwrap();
     let mut finder = Pathfinder::new();
     let (s, g) = (IVec3::new(1, 2, 3), IVec3::new(60, 20, 50));
@@ -287,7 +291,7 @@ fn jps_expands_no_more_nodes_than_astar_in_open_space() {
     let jps = finder.find(&world, None, &PathRequest::new(s, g, jps)).unwrap();
     assert_eq!(jps.cost, astar.cost);
     assert_eq!(jps.voxels.len(), astar.voxels.len());
-    assert!(jps.stats.expanded <= astar.stats.expanded, "{} vs {}", jps.stats.expanded, astar.stats.expanded);
+    assert!(jps.stats.expanded <= 2 * astar.stats.expanded, "{} vs {}", jps.stats.expanded, astar.stats.expanded);
 }
 
 #[test]
@@ -346,9 +350,10 @@ fn jps_is_optimal_on_warframe_samples() {
 /// A5 problem 3000 ends on a wide plateau of equal `f` (its optimal paths fill a slab of open
 /// space). A* dives across it newest first; jump point search must dive as well, deepest node
 /// first, instead of widening the plateau from the start (it once expanded 4,550 nodes there
-/// against A*'s 782). Its prelude (A* with canonical successors) now answers this query, with
-/// ties taken in a slightly different order (783 expansions); the jump search alone is held to
-/// the same in `src/search/jps.rs`.
+/// against A*'s 782). Its prelude (A* with canonical successors) now answers this query, from
+/// both ends in turns: the search from the goal's turns add a little (847 expansions; the
+/// prelude from the start alone took 783, ties taken in a slightly different order); the jump
+/// search alone is held to A*'s in `src/search/jps.rs`.
 #[test]
 fn jps_dives_across_a_plateau_like_astar() {
     let Some(dir) = common::warframe_dir() else { return };
@@ -363,7 +368,7 @@ fn jps_dives_across_a_plateau_like_astar() {
         assert!((path.length - p.optimal_length).abs() <= 1e-6, "{algorithm:?}: {}", path.length);
         expanded[i] = path.stats.expanded;
     }
-    assert!(expanded[1] <= expanded[0] + expanded[0] / 100, "JPS expanded {} nodes, A* {}", expanded[1], expanded[0]);
+    assert!(expanded[1] <= expanded[0] + expanded[0] / 10, "JPS expanded {} nodes, A* {}", expanded[1], expanded[0]);
 }
 
 /// The goal sits in a cup that opens away from the start: searched from the start, the octile

@@ -217,6 +217,76 @@ impl VoxelWorld {
         true
     }
 
+    /// The bits of the 3x3x3 neighbourhood of `v` that lie outside the world (`last`: its
+    /// largest voxel).
+    #[inline]
+    fn outside_mask(&self, v: IVec3, last: IVec3) -> u32 {
+        let mut mask = 0;
+        if !(v.cmpgt(IVec3::ZERO).all() && v.cmplt(last).all()) {
+            for axis in 0..3 {
+                mask |= if v[axis] == 0 { OUTSIDE[axis][0] } else { 0 };
+                mask |= if v[axis] == last[axis] { OUTSIDE[axis][1] } else { 0 };
+            }
+        }
+        mask
+    }
+
+    /// [`blocked_mask`](Self::blocked_mask) where only solid voxels block (radius 0, air
+    /// allowed, water allowed or absent): the solid layer's rows alone.
+    #[inline]
+    fn solid_mask(&self, v: IVec3) -> u32 {
+        let last = self.dims().as_ivec3() - 1;
+        let mut mask = self.outside_mask(v, last);
+        let solid = self.solid_layer();
+        let (c, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
+        let home = self.chunk_index(c);
+        if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
+            // All 9 rows lie in v's chunk: rows `(ly + dy, lz + dz)` at `16 (dz + 1) + dy + 1`
+            // from the first, their bits at `bit(-1, dy, dz) = 9 (dz + 1) + 3 (dy + 1)`.
+            if solid.chunk_is_empty(home) {
+                return mask;
+            }
+            let centre = ((l.z << CHUNK_SHIFT) | l.y) as usize;
+            let rows = &solid.rows_of(home)[centre - 17..centre + 18];
+            let shift = l.x - 1;
+            for (i, &at) in [0, 1, 2, 16, 17, 18, 32, 33, 34].iter().enumerate() {
+                mask |= (u32::from(rows[at]) >> shift & 7) << (3 * i);
+            }
+            return mask;
+        }
+        // Across a chunk border: each row's chunk is the home chunk's index plus the chunk
+        // offsets along y and z; along x, the neighbour chunk's edge bit where `lx` is 0 or 15.
+        let cd = self.chunk_dims();
+        let (step_y, step_z) = (cd.x as isize, cd.x as isize * cd.y as isize);
+        let left = l.x == 0 && c.x > 0;
+        let right = l.x == CHUNK_MASK && c.x + 1 < cd.x;
+        for (k, dz) in (-1..=1).enumerate() {
+            let z = v.z + dz;
+            if z < 0 || z > last.z {
+                continue;
+            }
+            let (oz, lz) = (((l.z + dz) >> CHUNK_SHIFT) as isize * step_z, (l.z + dz) & CHUNK_MASK);
+            for (j, dy) in (-1..=1).enumerate() {
+                let y = v.y + dy;
+                if y < 0 || y > last.y {
+                    continue;
+                }
+                let (oy, ly) = (((l.y + dy) >> CHUNK_SHIFT) as isize * step_y, (l.y + dy) & CHUNK_MASK);
+                let chunk = home.wrapping_add_signed(oz + oy);
+                let r = solid.row(chunk, ly, lz);
+                let bits = if l.x == 0 {
+                    (r << 1 & 6) | if left { solid.row(chunk - 1, ly, lz) >> CHUNK_MASK & 1 } else { 0 }
+                } else if l.x == CHUNK_MASK {
+                    (r >> (CHUNK - 2) & 3) | if right { (solid.row(chunk + 1, ly, lz) & 1) << 2 } else { 0 }
+                } else {
+                    r >> (l.x - 1) & 7
+                };
+                mask |= bits << (9 * k + 3 * j);
+            }
+        }
+        mask
+    }
+
     /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
     /// `v` must be inside the world.
     #[inline]
@@ -224,13 +294,12 @@ impl VoxelWorld {
         if pass.radius > 0 {
             return self.blocked_mask(v, pass.media_only()) | self.near_solid_mask(v, i32::from(pass.radius));
         }
-        let mut mask = 0;
-        let last = self.dims().as_ivec3() - 1;
-        for axis in 0..3 {
-            mask |= if v[axis] == 0 { OUTSIDE[axis][0] } else { 0 };
-            mask |= if v[axis] == last[axis] { OUTSIDE[axis][1] } else { 0 };
-        }
         let read_water = (pass.water_blocked || pass.air_blocked) && !self.water_layer().is_empty();
+        if !read_water && !pass.air_blocked {
+            return self.solid_mask(v);
+        }
+        let last = self.dims().as_ivec3() - 1;
+        let mut mask = self.outside_mask(v, last);
         let (wmask, amask) = (if pass.water_blocked { 0xFFFF } else { 0 }, if pass.air_blocked { 0xFFFF } else { 0 });
         let cx = v.x >> CHUNK_SHIFT;
         let lx = v.x & CHUNK_MASK;

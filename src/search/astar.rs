@@ -178,6 +178,12 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         if self.q.weight == 100 { g + h } else { g + h * self.q.weight / 100 }
     }
 
+    /// The key of the open list's next entry (`u64::MAX` if it is empty): an exact search's
+    /// level of `f`, a lower bound on the cost of a path.
+    pub(crate) fn level(&mut self) -> u64 {
+        self.open.peek().map_or(u64::MAX, |(f, _)| f)
+    }
+
     /// Statistics of the current (or last) search.
     pub(crate) fn stats(&self) -> SearchStats {
         // A canonical search's ties: about 8 bytes an entry.
@@ -314,8 +320,9 @@ impl<const SHIFT: i32> AStar<SHIFT> {
     /// `moves` from the closed voxel `u` (cost `g`); see [`Canon::successors_of_any`] for the
     /// ties it keeps.
     fn relax_canonical(&mut self, world: &VoxelWorld, canon: &Canon, slot: usize, u: IVec3, g: u64, mut moves: u32) {
-        let q = self.q;
-        let Some(pass) = q.pass else { return };
+        // The query's few fields read here, not the whole query (its move costs are an array).
+        let (goal, heuristic, costs) = (self.q.goal, self.q.config.heuristic, self.q.config.costs);
+        let Some(pass) = self.q.pass else { return };
         let inside = NodeStore::<Scores, SHIFT>::interior(u);
         while moves != 0 {
             let m = moves.trailing_zeros() as usize;
@@ -323,7 +330,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             let n = u + OFFSETS[m];
             let ns = self.nodes.neighbour(slot, inside, n, m);
             let info = self.nodes.rec.info[ns];
-            let ng = g + q.move_cost[m];
+            let ng = g + self.q.move_cost[m];
             if info & CLOSED != 0 {
                 let before = self.reached_by(ns);
                 if ng == self.nodes.rec.g[ns] && before & 1 << m == 0 {
@@ -344,7 +351,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
                 }
                 self.nodes.rec.g[ns] = ng;
                 self.nodes.rec.info[ns] = OPEN | m as u8;
-                let f = ng + q.config.heuristic.estimate(q.goal - n, &q.config.costs);
+                let f = ng + heuristic.estimate(goal - n, &costs);
                 self.open.push(f, ng, ns as u32);
                 self.stats.generated += 1;
             } else if ng == self.nodes.rec.g[ns] && self.reached_by(ns) & 1 << m == 0 {

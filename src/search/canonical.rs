@@ -223,7 +223,24 @@ impl Canon {
     /// natural moves and the forced ones.
     #[inline]
     pub(crate) fn successors(&self, d: usize, mask: u32) -> u32 {
-        crate::grid::moves::legal_moves(mask, self.rule) & self.natural[d] | self.forced(d, mask)
+        let natural = self.natural[d];
+        if mask == 0 {
+            // Free space: every move is legal and none is forced.
+            return natural;
+        }
+        if d == START {
+            return crate::grid::moves::legal_moves(mask, self.rule);
+        }
+        // One to seven natural moves: test those alone.
+        let required = &REQUIRED[self.rule as usize];
+        let mut legal = 0;
+        let mut moves = natural;
+        while moves != 0 {
+            let m = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            legal |= u32::from(mask & required[m] == 0) << m;
+        }
+        legal | self.forced(d, mask)
     }
 }
 

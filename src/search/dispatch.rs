@@ -4,12 +4,12 @@
 //! closest-reachable-voxel fallback (a search, then a flood of the start's component, then a
 //! search to the closest voxel).
 //!
-//! Exact jump point search begins with a short A* from the start that tries only canonical
-//! successors ([`PRELUDE`]); most small queries end there. Otherwise it races two jump point
-//! searches, one from each end: the one from the goal first (the prelude was the start's
-//! [`LEAD`]), in turns of [`TURN`] units of work, each turn to the side whose level of `f` is
-//! the higher ([`Dispatch::next_side`]), and the first path found is returned (reversed if
-//! the backward search found it). Both are exact, so either
+//! Exact jump point search begins with a short search that tries only canonical successors
+//! ([`PRELUDE`]): two A*s, one from each end, in turns ([`Dispatch::prelude_race`]); most small
+//! queries end there. Otherwise it races two jump point searches, one from each end: the one
+//! from the goal first ([`LEAD`]), in turns of [`TURN`] units of work, each turn to the side
+//! whose level of `f` is the higher ([`Dispatch::next_side`]), and the first path found is
+//! returned (reversed if the backward search found it). Both are exact, so either
 //! path is optimal. Why: A* (and JPS) must expand every voxel whose `f` is below the optimum,
 //! and when the obstacle that makes the octile estimate too low lies near the goal, that is
 //! nearly every voxel between the two ends; searched from the other end the same error lies at
@@ -17,7 +17,8 @@
 //! direction is the forward one about as often as the backward one (docs/search.md). The race
 //! needs moves that can be walked both ways at the same cost: the strict and unchecked
 //! diagonal rules (under `Faces` a corner move can be one-way), media without prices, and an
-//! admissible heuristic; otherwise the forward search runs alone.
+//! admissible heuristic; otherwise the forward search runs alone (and so does the prelude's
+//! A* from the start).
 
 use glam::IVec3;
 
@@ -54,10 +55,10 @@ enum Phase {
 }
 
 /// Work (expansions and voxels swept, [`JumpSearch::work`]) the search from the start does
-/// alone before the search from the goal takes its first turn: none. The [`PRELUDE`], an A*
-/// from the start, was its lead; a query it did not answer is more often hard from the start
-/// than from the goal. (Tuned on the tuning half of the Warframe maps, against leads of up to
-/// 16,384 with and without the prelude: docs/benchmarks.md.)
+/// alone before the search from the goal takes its first turn: none. (Tuned on the tuning half
+/// of the Warframe maps when the [`PRELUDE`] ran from the start alone, and was the start's
+/// lead: a query it did not answer was more often hard from the start than from the goal;
+/// against leads of up to 16,384 with and without the prelude: docs/benchmarks.md.)
 const LEAD: u64 = 0;
 /// Work one side of a race does in a turn ([`Dispatch::next_side`] chooses the side). Turns
 /// are measured in work, not expansions: one expansion may sweep thousands of voxels
@@ -75,8 +76,15 @@ const SHARE: u64 = 16;
 /// *prelude*. Small queries end within it, without paying the jump search's set-up (the scan
 /// events of the chunks it reads, microseconds each, and its two node tables); the others hand
 /// over to the race of jump point searches, which starts afresh, from the goal's side (see
-/// [`LEAD`]). All are exact. Tuned on the tuning half of the Warframe maps (docs/benchmarks.md).
-const PRELUDE: usize = 1000;
+/// [`LEAD`]). All are exact.
+///
+/// Where the race may run ([`reversible`]), the prelude runs from both ends, as the race does
+/// and for the same reason (the heuristic's error is paid once from the end it lies at): two
+/// such A*s, in turns of [`PRELUDE_TURN`] expansions, and these are the two sides' expansions
+/// together ([`Dispatch::prelude_race`]). Chosen on the tuning half of the Warframe maps among
+/// 1,000 (the prelude from the start alone was tuned to it), 1,500, 2,000 and 3,000
+/// (docs/benchmarks.md).
+const PRELUDE: usize = 2000;
 
 /// The budget mode follows the guide when its estimate at the start is at least this ratio
 /// (numerator, denominator) of the octile one: the way round is that much longer than the
@@ -98,6 +106,11 @@ const SIZE_UP: usize = 4096;
 /// half of the Warframe maps (docs/benchmarks.md).
 const PRELUDE_PAGE_SHIFT: i32 = 3;
 
+/// Expansions one side of a [`PRELUDE`] run from both ends does in a turn
+/// ([`Dispatch::prelude_race`] chooses the side). Chosen on the tuning half of the Warframe
+/// maps among 8, 32 and 128.
+const PRELUDE_TURN: u64 = 32;
+
 /// The search state a [`Pathfinder`](crate::Pathfinder) carries.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Dispatch {
@@ -106,6 +119,10 @@ pub(crate) struct Dispatch {
     astar: AStar,
     /// The A* engine of the [`PRELUDE`], on its own small pages.
     prelude_astar: AStar<PRELUDE_PAGE_SHIFT>,
+    /// The [`PRELUDE`]'s A* from the goal back to the start, when it runs from both ends.
+    prelude_reverse: AStar<PRELUDE_PAGE_SHIFT>,
+    /// The [`PRELUDE`] runs from both ends (`prelude_reverse` too).
+    prelude_both: bool,
     /// The current phase runs jump point search (`search`, and `reverse` when racing).
     jump: bool,
     /// The query is a repair's detour: A* with canonical successors.
@@ -127,6 +144,8 @@ pub(crate) struct Dispatch {
     prelude: bool,
     /// [`PRELUDE`], replaced by tests (0: none).
     prelude_expansions: Option<usize>,
+    /// [`PRELUDE_TURN`], replaced by tests.
+    prelude_turn: Option<u64>,
     flood: Flood,
     /// This query was sized up (see [`size_up`](Self::size_up)).
     sized_up: bool,
@@ -217,7 +236,16 @@ impl Dispatch {
             self.phase_left = prelude;
             let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
             let config = SearchConfig { max_expansions: left, ..self.config };
-            self.prelude_astar.begin(world, self.start, self.target, &config, 100, true);
+            self.prelude_both = self.phase == Phase::Main && reversible(&config, world);
+            if self.prelude_both {
+                // Both sides' expansions count against the query's budget (see `race`).
+                let config = SearchConfig { max_expansions: None, ..config };
+                self.prelude_astar.begin(world, self.start, self.target, &config, 100, true);
+                self.prelude_reverse.begin(world, self.target, self.start, &config, 100, true);
+                self.turn = (false, self.prelude_turn.unwrap_or(PRELUDE_TURN));
+            } else {
+                self.prelude_astar.begin(world, self.start, self.target, &config, 100, true);
+            }
         } else {
             self.jump = jump;
             self.start_search(world);
@@ -228,6 +256,7 @@ impl Dispatch {
     /// both ends where it can) if `self.jump`, else A*.
     fn start_search(&mut self, world: &VoxelWorld) {
         self.prelude = false;
+        self.prelude_both = false;
         let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
         let config = SearchConfig { max_expansions: left, ..self.config };
         self.racing = self.jump && self.phase == Phase::Main && reversible(&config, world);
@@ -260,7 +289,19 @@ impl Dispatch {
     /// Statistics of the current phase's searches.
     fn phase_stats(&self) -> SearchStats {
         if self.prelude {
-            return self.prelude_astar.stats();
+            let s = self.prelude_astar.stats();
+            if !self.prelude_both {
+                return s;
+            }
+            let r = self.prelude_reverse.stats();
+            return SearchStats {
+                expanded: s.expanded + r.expanded,
+                generated: s.generated + r.generated,
+                peak_open: s.peak_open + r.peak_open,
+                weight: s.weight,
+                swept: s.swept + r.swept,
+                peak_bytes: s.peak_bytes + r.peak_bytes,
+            };
         }
         if !self.jump {
             return self.astar.stats();
@@ -305,7 +346,12 @@ impl Dispatch {
             let worked = side.work() - work;
             left -= spent.min(left);
             self.turn = if worked >= turn_left {
-                (self.next_side(backward), self.race_turns.map_or(TURN, |t| t.1))
+                let next = Self::next_side(
+                    (self.search.work(), self.search.level()),
+                    (self.reverse.work(), self.reverse.level()),
+                    backward,
+                );
+                (next, self.race_turns.map_or(TURN, |t| t.1))
             } else {
                 (backward, turn_left - worked)
             };
@@ -317,21 +363,66 @@ impl Dispatch {
         }
     }
 
-    /// Which side of the race takes the next turn (`true`: the search from the goal), after
-    /// `backward`'s: the one whose `f` level is higher, the other one on a tie, but a side that
-    /// has done more than [`SHARE`] times the other's work yields. Both levels bound the
+    /// Advances the [`PRELUDE`] from both ends by at most `budget` expansions (and within the
+    /// query's budget), in turns of [`PRELUDE_TURN`] expansions, each to the side whose `f`
+    /// level is the higher (the other on a tie), unless it has expanded more than [`SHARE`]
+    /// times the other: as [`race`](Self::race) does with the jump point searches. The first
+    /// path found ends it (reversed if the search from the goal found it).
+    fn prelude_race(&mut self, world: &VoxelWorld, budget: usize) -> (usize, Result<Option<Path>, PathError>) {
+        let max = self.config.max_expansions.unwrap_or(usize::MAX);
+        let mut left = budget;
+        loop {
+            let done = self.carried.expanded + self.phase_stats().expanded;
+            let (backward, turn_left) = self.turn;
+            // With nothing left to spend the side still returns its goal if it is next.
+            let n = left.min(max.saturating_sub(done)).min(turn_left as usize);
+            let side = if backward { &mut self.prelude_reverse } else { &mut self.prelude_astar };
+            let before = side.stats().expanded;
+            let out = side.advance(world, n);
+            let spent = side.stats().expanded - before;
+            if n == 0 && matches!(out, Ok(None)) {
+                return if done >= max {
+                    (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
+                } else {
+                    (budget - left, Ok(None))
+                };
+            }
+            left -= spent;
+            self.turn = if spent as u64 >= turn_left {
+                let (f, r) = (&mut self.prelude_astar, &mut self.prelude_reverse);
+                let next = Self::next_side(
+                    (f.stats().expanded as u64, f.level()),
+                    (r.stats().expanded as u64, r.level()),
+                    backward,
+                );
+                (next, self.prelude_turn.unwrap_or(PRELUDE_TURN))
+            } else {
+                (backward, turn_left - spent as u64)
+            };
+            match out {
+                Ok(None) => {}
+                Ok(Some(path)) if backward => return (budget - left, Ok(Some(path.reversed(world)))),
+                out => return (budget - left, out),
+            }
+        }
+    }
+
+    /// Which side of a race takes the next turn (`true`: the search from the goal), after
+    /// `backward`'s, given each side's work and level of `f` (`(work, level)`, the search from
+    /// the start first): the one whose level is higher, the other one on a tie, but a side
+    /// that has done more than [`SHARE`] times the other's work yields. Both levels bound the
     /// optimum from below, and a side ends when its level reaches it: the higher one is nearer
     /// its end as far as either can tell, while a side misled by an obstacle spends its work
-    /// on one level (docs/benchmarks.md compares this with equal turns).
-    fn next_side(&self, backward: bool) -> bool {
-        let (forward, reverse) = (&self.search, &self.reverse);
-        if forward.work() > SHARE * reverse.work() {
+    /// on one level (docs/benchmarks.md compares this with equal turns). The race of jump
+    /// point searches and the prelude's race of A*s both take their turns so.
+    fn next_side(forward: (u64, u64), reverse: (u64, u64), backward: bool) -> bool {
+        if forward.0 > SHARE * reverse.0 {
             return true;
         }
-        if reverse.work() > SHARE * forward.work() {
+        if reverse.0 > SHARE * forward.0 {
             return false;
         }
-        match forward.level().cmp(&reverse.level()) {
+        match forward.1.cmp(&reverse.1) {
             std::cmp::Ordering::Less => true,
             std::cmp::Ordering::Greater => false,
             std::cmp::Ordering::Equal => !backward,
@@ -433,6 +524,8 @@ impl Dispatch {
                         let before = self.search.stats().expanded;
                         let out = self.search.advance(world, left.min(self.phase_left), &mut self.scans);
                         (self.search.stats().expanded - before, out)
+                    } else if self.prelude && self.prelude_both {
+                        self.prelude_race(world, left.min(self.phase_left))
                     } else if self.prelude {
                         let before = self.prelude_astar.stats().expanded;
                         let out = self.prelude_astar.advance(world, left.min(self.phase_left));
@@ -579,6 +672,7 @@ impl Dispatch {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.astar.heap_bytes()
             + self.prelude_astar.heap_bytes()
+            + self.prelude_reverse.heap_bytes()
             + self.search.heap_bytes()
             + self.reverse.heap_bytes()
             + self.scans.heap_bytes()
@@ -606,6 +700,7 @@ mod tests {
         let mut rng = crate::grid::seeded::Rng(0x2ACE_5EED);
         let (mut race, mut astar) = (Dispatch::default(), <AStar>::default());
         let (mut compared, mut reversed, mut budgeted, mut handed_over) = (0, 0, 0, 0);
+        let mut prelude_reversed = 0;
         for world_index in 0..400 {
             let dims = glam::UVec3::new(5 + rng.below(12), 5 + rng.below(8), 5 + rng.below(12));
             let density = rng.below(35);
@@ -623,9 +718,11 @@ mod tests {
                 // successors), most of which hand over to the race.
                 let prelude = if world_index % 3 == 2 { 1 + rng.below(24) as usize } else { 0 };
                 race.prelude_expansions = Some(prelude);
+                race.prelude_turn = Some(1 + u64::from(rng.below(4)));
                 race.begin(&world, start, goal, &config, false);
                 assert_eq!(race.racing, prelude == 0);
                 assert_eq!(race.prelude, prelude > 0);
+                assert_eq!(race.prelude_both, prelude > 0, "the prelude runs from both ends");
                 astar.begin(&world, start, goal, &config, 100, false);
                 let step = race.advance(&world, usize::MAX);
                 match (step, astar.advance(&world, usize::MAX)) {
@@ -641,6 +738,9 @@ mod tests {
                         assert_eq!(cost, path.cost);
                         reversed += usize::from(race.racing && race.reverse.finished() && !race.search.finished());
                         handed_over += usize::from(prelude > 0 && race.racing);
+                        // The prelude answered (it is still the phase), its search from the goal
+                        // having taken turns.
+                        prelude_reversed += usize::from(race.prelude && race.prelude_reverse.stats().expanded > 0);
                         compared += 1;
                     }
                     (SearchStep::Failed(PathError::Unreachable { .. }), Err(PathError::Unreachable { .. })) => {}
@@ -664,6 +764,7 @@ mod tests {
         assert!(budgeted > 500, "budget exhausted in only {budgeted} races");
         assert!(reversed > 200, "the reverse search found only {reversed} of {compared} paths");
         assert!(handed_over > 100, "only {handed_over} preludes handed over to the race");
+        assert!(prelude_reversed > 100, "only {prelude_reversed} preludes answered from both ends");
         // Moves that may be one-way or priced by the medium entered, and an inadmissible
         // heuristic: no race.
         let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(8)).unwrap();
@@ -677,7 +778,12 @@ mod tests {
             race.prelude_expansions = Some(0);
             race.begin(&world, IVec3::ZERO, IVec3::splat(7), &config, false);
             assert!(!race.racing, "{config:?}");
+            // Nor does the prelude run from the goal.
+            race.prelude_expansions = Some(5);
+            race.begin(&world, IVec3::ZERO, IVec3::splat(7), &config, false);
+            assert!(!race.prelude_both, "{config:?}");
         }
+        race.prelude_expansions = Some(0);
         race.begin(&world, IVec3::ZERO, IVec3::splat(7), &jps, false);
         assert!(race.racing);
     }

@@ -399,11 +399,17 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     }
 
     /// Slot of `n`, the neighbour of the voxel in `slot` by move `m`: a fixed offset from
-    /// `slot` when that voxel is [`interior`](Self::interior) (`inside`), else looked up (and
+    /// `slot` when both lie in one page (always when that voxel is
+    /// [`interior`](Self::interior), `inside`), else looked up (and
     /// its page made).
     #[inline(always)]
     pub(crate) fn neighbour(&mut self, slot: usize, inside: bool, n: IVec3, m: usize) -> usize {
-        if inside { slot.wrapping_add_signed(Self::SLOT_DELTA[m]) } else { self.slot(n) }
+        // Off the page's interior, most moves still stay in the page.
+        if inside || ((n - OFFSETS[m]) >> SHIFT) == (n >> SHIFT) {
+            slot.wrapping_add_signed(Self::SLOT_DELTA[m])
+        } else {
+            self.slot(n)
+        }
     }
 }
 
