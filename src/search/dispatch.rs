@@ -293,15 +293,7 @@ impl Dispatch {
             if !self.prelude_both {
                 return s;
             }
-            let r = self.prelude_reverse.stats();
-            return SearchStats {
-                expanded: s.expanded + r.expanded,
-                generated: s.generated + r.generated,
-                peak_open: s.peak_open + r.peak_open,
-                weight: s.weight,
-                swept: s.swept + r.swept,
-                peak_bytes: s.peak_bytes + r.peak_bytes,
-            };
+            return side_by_side(s, self.prelude_reverse.stats());
         }
         if !self.jump {
             return self.astar.stats();
@@ -310,15 +302,7 @@ impl Dispatch {
         if !self.racing {
             return s;
         }
-        let r = self.reverse.stats();
-        SearchStats {
-            expanded: s.expanded + r.expanded,
-            generated: s.generated + r.generated,
-            peak_open: s.peak_open + r.peak_open,
-            weight: s.weight,
-            swept: s.swept + r.swept,
-            peak_bytes: s.peak_bytes + r.peak_bytes,
-        }
+        side_by_side(s, self.reverse.stats())
     }
 
     /// Advances the race by at most `budget` expansions (and within the query's budget):
@@ -677,6 +661,19 @@ impl Dispatch {
             + self.reverse.heap_bytes()
             + self.scans.heap_bytes()
             + self.flood.heap_bytes()
+    }
+}
+
+/// The statistics of a race's two sides together: counts and memory added (both are held at
+/// once), the first side's weight.
+fn side_by_side(s: SearchStats, r: SearchStats) -> SearchStats {
+    SearchStats {
+        expanded: s.expanded + r.expanded,
+        generated: s.generated + r.generated,
+        peak_open: s.peak_open + r.peak_open,
+        weight: s.weight,
+        swept: s.swept + r.swept,
+        peak_bytes: s.peak_bytes + r.peak_bytes,
     }
 }
 
