@@ -1,5 +1,5 @@
 //! [`Guide`]: an estimate of the cost to the goal that knows where the openings are, for the
-//! budget mode once it has sized a query up (see `Dispatch::size_up` in dispatch.rs).
+//! budget mode once it has sized a query up (see `Dispatch::size_up` in `dispatch/mod.rs`).
 //!
 //! The octile estimate sees through walls: toward a goal behind a wall with a few small
 //! windows, a weighted search fills everything in front of the wall whose estimate is below a

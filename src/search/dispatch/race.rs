@@ -1,0 +1,331 @@
+//! The races of exact jump point search ([`Algorithm::Jps`](crate::Algorithm::Jps)): two
+//! searches, one from each end, taking turns, the first path found returned (reversed if the
+//! search from the goal found it). The prelude's two A*s with canonical successors race so
+//! ([`Dispatch::prelude_race`]), then, if they have not ended, two jump point searches from
+//! scratch ([`Dispatch::race`]: the one from the goal first, [`LEAD`], in turns of [`TURN`]
+//! units of work); each turn goes to the side whose level of `f` is the higher
+//! ([`Dispatch::next_side`]). Both sides are exact, so either path is optimal.
+//!
+//! Why: A* (and JPS) must expand every voxel whose `f` is below the optimum, and when the
+//! obstacle that makes the octile estimate too low lies near the goal, that is nearly every
+//! voxel between the two ends; searched from the other end the same error lies at the start,
+//! is paid once, and the rest dives straight through. On the Warframe maps the hard direction is
+//! the forward one about as often as the backward one (docs/search.md). A race needs moves that
+//! can be walked both ways at the same cost: the strict and unchecked diagonal rules (under
+//! `Faces` a corner move can be one-way), media without prices, and an admissible heuristic
+//! ([`reversible`]); otherwise the search from the start runs alone, in the prelude too.
+
+use super::Dispatch;
+use crate::error::PathError;
+use crate::grid::world::VoxelWorld;
+use crate::search::config::{DiagonalRule, SearchConfig};
+use crate::search::heuristic::Heuristic;
+use crate::search::path::{Path, SearchStats};
+
+/// Work (expansions and voxels swept, [`JumpSearch::work`](crate::search::jps::JumpSearch::work)) the search from the start does
+/// alone before the search from the goal takes its first turn: none. (Tuned on the tuning half
+/// of the Warframe maps when the [`PRELUDE`](super::PRELUDE) ran from the start alone, and was the start's
+/// lead: a query it did not answer was more often hard from the start than from the goal;
+/// against leads of up to 16,384 with and without the prelude: docs/benchmarks.md.)
+pub(super) const LEAD: u64 = 0;
+/// Work one side of a race does in a turn ([`Dispatch::next_side`] chooses the side). Turns
+/// are measured in work, not expansions: one expansion may sweep thousands of voxels
+/// (docs/search.md compares the two).
+pub(super) const TURN: u64 = 4096;
+/// A side of the race that has done more than this many times the other side's work gives it
+/// the next turn, whatever their levels: a side stuck on a wide level of `f` cannot starve
+/// the other, and the race costs at most this many times plus one what the other side
+/// needed alone. Chosen on the tuning half of the Warframe maps, where a larger share saves
+/// little time (docs/benchmarks.md).
+const SHARE: u64 = 16;
+
+/// Expansions one side of a [`PRELUDE`](super::PRELUDE) run from both ends does in a turn
+/// ([`Dispatch::prelude_race`] chooses the side). Chosen on the tuning half of the Warframe
+/// maps among 8, 32 and 128.
+pub(super) const PRELUDE_TURN: u64 = 32;
+
+impl Dispatch {
+    /// Advances the race by at most `budget` expansions (and within the query's budget):
+    /// the side whose turn it is runs, then the other. The first path found ends it.
+    pub(super) fn race(&mut self, world: &VoxelWorld, budget: usize) -> (usize, Result<Option<Path>, PathError>) {
+        let max = self.config.max_expansions.unwrap_or(usize::MAX);
+        let mut left = budget;
+        loop {
+            let done = self.carried.expanded + self.phase_stats().expanded;
+            // With nothing left to spend the side still returns its goal if it is next, as a
+            // lone search would.
+            let n = left.min(max.saturating_sub(done));
+            let (backward, turn_left) = self.turn;
+            let side = if backward { &mut self.reverse } else { &mut self.search };
+            let (before, work) = (side.stats().expanded, side.work());
+            let out = side.advance_within(world, n, work + turn_left, &mut self.scans);
+            if n == 0 && matches!(out, Ok(None)) {
+                return if done >= max {
+                    (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
+                } else {
+                    (budget, Ok(None))
+                };
+            }
+            let spent = side.stats().expanded - before;
+            let worked = side.work() - work;
+            left -= spent.min(left);
+            self.turn = if worked >= turn_left {
+                let next = Self::next_side(
+                    (self.search.work(), self.search.level()),
+                    (self.reverse.work(), self.reverse.level()),
+                    backward,
+                );
+                (next, self.race_turns.map_or(TURN, |t| t.1))
+            } else {
+                (backward, turn_left - worked)
+            };
+            match out {
+                Ok(None) => {}
+                Ok(Some(path)) if backward => return (budget - left, Ok(Some(path.reversed(world)))),
+                out => return (budget - left, out),
+            }
+        }
+    }
+
+    /// Advances the [`PRELUDE`](super::PRELUDE) from both ends by at most `budget` expansions (and within the
+    /// query's budget), in turns of [`PRELUDE_TURN`] expansions, each to the side whose `f`
+    /// level is the higher (the other on a tie), unless it has expanded more than [`SHARE`]
+    /// times the other: as [`race`](Self::race) does with the jump point searches. The first
+    /// path found ends it (reversed if the search from the goal found it).
+    pub(super) fn prelude_race(
+        &mut self,
+        world: &VoxelWorld,
+        budget: usize,
+    ) -> (usize, Result<Option<Path>, PathError>) {
+        let max = self.config.max_expansions.unwrap_or(usize::MAX);
+        let mut left = budget;
+        loop {
+            let done = self.carried.expanded + self.phase_stats().expanded;
+            let (backward, turn_left) = self.turn;
+            // With nothing left to spend the side still returns its goal if it is next.
+            let n = left.min(max.saturating_sub(done)).min(turn_left as usize);
+            let side = if backward { &mut self.prelude_reverse } else { &mut self.prelude_astar };
+            let before = side.stats().expanded;
+            let out = side.advance(world, n);
+            let spent = side.stats().expanded - before;
+            if n == 0 && matches!(out, Ok(None)) {
+                return if done >= max {
+                    (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
+                } else {
+                    (budget - left, Ok(None))
+                };
+            }
+            left -= spent;
+            self.turn = if spent as u64 >= turn_left {
+                let (f, r) = (&mut self.prelude_astar, &mut self.prelude_reverse);
+                let next = Self::next_side(
+                    (f.stats().expanded as u64, f.level()),
+                    (r.stats().expanded as u64, r.level()),
+                    backward,
+                );
+                (next, self.prelude_turn.unwrap_or(PRELUDE_TURN))
+            } else {
+                (backward, turn_left - spent as u64)
+            };
+            match out {
+                Ok(None) => {}
+                Ok(Some(path)) if backward => return (budget - left, Ok(Some(path.reversed(world)))),
+                out => return (budget - left, out),
+            }
+        }
+    }
+
+    /// Which side of a race takes the next turn (`true`: the search from the goal), after
+    /// `backward`'s, given each side's work and level of `f` (`(work, level)`, the search from
+    /// the start first): the one whose level is higher, the other one on a tie, but a side
+    /// that has done more than [`SHARE`] times the other's work yields. Both levels bound the
+    /// optimum from below, and a side ends when its level reaches it: the higher one is nearer
+    /// its end as far as either can tell, while a side misled by an obstacle spends its work
+    /// on one level (docs/benchmarks.md compares this with equal turns). The race of jump
+    /// point searches and the prelude's race of A*s both take their turns so.
+    fn next_side(forward: (u64, u64), reverse: (u64, u64), backward: bool) -> bool {
+        if forward.0 > SHARE * reverse.0 {
+            return true;
+        }
+        if reverse.0 > SHARE * forward.0 {
+            return false;
+        }
+        match forward.1.cmp(&reverse.1) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => !backward,
+        }
+    }
+}
+
+/// The statistics of a race's two sides together: counts and memory added (both are held at
+/// once), the first side's weight.
+pub(super) fn side_by_side(s: SearchStats, r: SearchStats) -> SearchStats {
+    SearchStats {
+        expanded: s.expanded + r.expanded,
+        generated: s.generated + r.generated,
+        peak_open: s.peak_open + r.peak_open,
+        weight: s.weight,
+        swept: s.swept + r.swept,
+        peak_bytes: s.peak_bytes + r.peak_bytes,
+    }
+}
+
+/// Whether every legal move of `config` is legal backwards at the same cost, and the heuristic
+/// admissible: a search from the goal then finds a path as short as one from the start.
+pub(super) fn reversible(config: &SearchConfig, world: &VoxelWorld) -> bool {
+    config.diagonal != DiagonalRule::Faces && !config.priced_media(world) && config.heuristic != Heuristic::Manhattan
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::IVec3;
+
+    use super::*;
+    use crate::Voxel;
+    use crate::grid::moves::{OFFSETS, legal_moves};
+    use crate::grid::scan::ScanCache;
+    use crate::search::astar::AStar;
+    use crate::search::config::Algorithm;
+    use crate::search::jps::JumpSearch;
+    use crate::search::path::SearchStep;
+
+    /// Races that begin at once and switch sides every few voxels, on small random worlds
+    /// (where the usual lead would end most queries before any race): the path must be legal
+    /// from start to goal and as short as plain A*'s, whichever side found it.
+    #[test]
+    fn races_find_legal_optimal_paths_from_either_end() {
+        let mut rng = crate::grid::seeded::Rng(0x2ACE_5EED);
+        let (mut race, mut astar) = (Dispatch::default(), <AStar>::default());
+        let (mut compared, mut reversed, mut budgeted, mut handed_over) = (0, 0, 0, 0);
+        let mut prelude_reversed = 0;
+        for world_index in 0..400 {
+            let dims = glam::UVec3::new(5 + rng.below(12), 5 + rng.below(8), 5 + rng.below(12));
+            let density = rng.below(35);
+            let world = rng.world(dims, density);
+            let rule = [DiagonalRule::Strict, DiagonalRule::Unchecked][world_index % 2];
+            let costs = if world_index % 3 == 0 { crate::CostModel::GAME } else { crate::CostModel::PRECISE };
+            let config = SearchConfig { algorithm: Algorithm::Jps, diagonal: rule, costs, ..Default::default() };
+            for _ in 0..6 {
+                let (start, goal) = (rng.voxel(dims), rng.voxel(dims));
+                if world.is_blocked(start) || world.is_blocked(goal) || start == goal {
+                    continue;
+                }
+                race.race_turns = Some((u64::from(rng.below(3)), 1 + u64::from(rng.below(8))));
+                // A third of the queries begin with a short prelude (A* with canonical
+                // successors), most of which hand over to the race.
+                let prelude = if world_index % 3 == 2 { 1 + rng.below(24) as usize } else { 0 };
+                race.prelude_expansions = Some(prelude);
+                race.prelude_turn = Some(1 + u64::from(rng.below(4)));
+                race.begin(&world, start, goal, &config, false);
+                assert_eq!(race.racing, prelude == 0);
+                assert_eq!(race.prelude, prelude > 0);
+                assert_eq!(race.prelude_both, prelude > 0, "the prelude runs from both ends");
+                astar.begin(&world, start, goal, &config, 100, false);
+                let step = race.advance(&world, usize::MAX);
+                match (step, astar.advance(&world, usize::MAX)) {
+                    (SearchStep::Found(path), Ok(Some(best))) => {
+                        assert_eq!(path.cost, best.cost, "world {world_index} {rule:?} {start} -> {goal}");
+                        assert_eq!((path.voxels[0], path.voxels[path.voxels.len() - 1]), (start, goal));
+                        let mut cost = 0;
+                        for w in path.voxels.windows(2) {
+                            let m = OFFSETS.iter().position(|&d| d == w[1] - w[0]).expect("one move per step");
+                            assert!(legal_moves(world.blocked_mask(w[0], config.pass()), rule) & 1 << m != 0);
+                            cost += costs.cost(crate::grid::moves::axes(m));
+                        }
+                        assert_eq!(cost, path.cost);
+                        reversed += usize::from(race.racing && race.reverse.finished() && !race.search.finished());
+                        handed_over += usize::from(prelude > 0 && race.racing);
+                        // The prelude answered (it is still the phase), its search from the goal
+                        // having taken turns.
+                        prelude_reversed += usize::from(race.prelude && race.prelude_reverse.stats().expanded > 0);
+                        compared += 1;
+                    }
+                    (SearchStep::Failed(PathError::Unreachable { .. }), Err(PathError::Unreachable { .. })) => {}
+                    (a, b) => panic!("world {world_index} {start} -> {goal}: {a:?} vs {b:?}"),
+                }
+                // The query's expansion budget covers both sides.
+                let max = rng.below(12) as usize;
+                race.begin(&world, start, goal, &SearchConfig { max_expansions: Some(max), ..config }, false);
+                match race.advance(&world, usize::MAX) {
+                    SearchStep::Found(path) => assert!(path.stats.expanded <= max),
+                    SearchStep::Failed(PathError::BudgetExhausted { expanded }) => {
+                        assert_eq!(expanded, max);
+                        budgeted += 1;
+                    }
+                    SearchStep::Failed(PathError::Unreachable { expanded }) => assert!(expanded <= max),
+                    step => panic!("world {world_index} {start} -> {goal} within {max}: {step:?}"),
+                }
+            }
+        }
+        assert!(compared > 800, "compared {compared}");
+        assert!(budgeted > 500, "budget exhausted in only {budgeted} races");
+        assert!(reversed > 200, "the reverse search found only {reversed} of {compared} paths");
+        assert!(handed_over > 100, "only {handed_over} preludes handed over to the race");
+        assert!(prelude_reversed > 100, "only {prelude_reversed} preludes answered from both ends");
+        // Moves that may be one-way or priced by the medium entered, and an inadmissible
+        // heuristic: no race.
+        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(8)).unwrap();
+        world.set(IVec3::new(4, 4, 4), Voxel::Water).unwrap();
+        let jps = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
+        for config in [
+            SearchConfig { diagonal: DiagonalRule::Faces, ..jps },
+            SearchConfig { media: crate::Media { air: Some(100), water: Some(300) }, ..jps },
+            SearchConfig { heuristic: Heuristic::Manhattan, ..jps },
+        ] {
+            race.prelude_expansions = Some(0);
+            race.begin(&world, IVec3::ZERO, IVec3::splat(7), &config, false);
+            assert!(!race.racing, "{config:?}");
+            // Nor does the prelude run from the goal.
+            race.prelude_expansions = Some(5);
+            race.begin(&world, IVec3::ZERO, IVec3::splat(7), &config, false);
+            assert!(!race.prelude_both, "{config:?}");
+        }
+        race.prelude_expansions = Some(0);
+        race.begin(&world, IVec3::ZERO, IVec3::splat(7), &jps, false);
+        assert!(race.racing);
+    }
+
+    /// A goal in a cup whose open side faces away from the start: searched from the start,
+    /// every voxel in front of the cup has `f` below the optimum; from the goal, only the cup.
+    /// The race must spend its turns on the side that ends first, from either end (with equal
+    /// turns it did about twice that side's work).
+    #[test]
+    fn the_race_runs_the_side_that_ends_first() {
+        let n = 56;
+        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(n)).unwrap();
+        // The cup: walls round x, y, z in 20..36, open towards +x.
+        for a in 20..36 {
+            for b in 20..36 {
+                for v in [IVec3::new(20, a, b), IVec3::new(a, 20, b), IVec3::new(a, 35, b), IVec3::new(a, b, 20)] {
+                    world.set(v, Voxel::Solid).unwrap();
+                }
+                world.set(IVec3::new(a, b, 35), Voxel::Solid).unwrap();
+            }
+        }
+        let (outside, inside) = (IVec3::new(2, 27, 27), IVec3::new(22, 28, 27));
+        let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
+        // Turns short beside either side's work.
+        let turn = 256;
+        let mut race = Dispatch { prelude_expansions: Some(0), race_turns: Some((0, turn)), ..Dispatch::default() };
+        for (start, goal) in [(outside, inside), (inside, outside)] {
+            let alone = |from: IVec3, to: IVec3| {
+                let (mut side, mut scans) = (JumpSearch::default(), ScanCache::default());
+                side.begin(&world, from, to, &config, &mut scans);
+                let path = side.advance(&world, usize::MAX, &mut scans).unwrap().expect("reachable");
+                (side.work(), path.cost)
+            };
+            let ((forward, cost), (backward, _)) = (alone(start, goal), alone(goal, start));
+            race.begin(&world, start, goal, &config, false);
+            let SearchStep::Found(path) = race.advance(&world, usize::MAX) else { panic!("no path") };
+            assert_eq!(path.cost, cost);
+            let raced = race.search.work() + race.reverse.work();
+            let (easy, hard) = (forward.min(backward), forward.max(backward));
+            assert!(hard > 8 * easy, "{start} -> {goal}: one side {forward}, the other {backward}");
+            assert!(
+                raced < easy + easy / 4 + 2 * turn,
+                "{start} -> {goal}: raced {raced}, sides {forward} / {backward}"
+            );
+        }
+    }
+}
