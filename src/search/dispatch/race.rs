@@ -4,7 +4,7 @@
 //! ([`Dispatch::prelude_race`]), then, if they have not ended, two jump point searches from
 //! scratch ([`Dispatch::race`]: the one from the goal first, [`LEAD`], in turns of [`TURN`]
 //! units of work); each turn goes to the side whose level of `f` is the higher
-//! ([`Dispatch::next_side`]). Both sides are exact, so either path is optimal.
+//! ([`next_side`]). Both sides are exact, so either path is optimal.
 //!
 //! Why: A* (and JPS) must expand every voxel whose `f` is below the optimum, and when the
 //! obstacle that makes the octile estimate too low lies near the goal, that is nearly every
@@ -15,11 +15,14 @@
 //! `Faces` a corner move can be one-way), media without prices, and an admissible heuristic
 //! ([`reversible`]); otherwise the search from the start runs alone, in the prelude too.
 
-use super::Dispatch;
+use super::{Dispatch, PRELUDE_PAGE_SHIFT};
 use crate::error::PathError;
+use crate::grid::scan::ScanCache;
 use crate::grid::world::VoxelWorld;
+use crate::search::astar::AStar;
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::heuristic::Heuristic;
+use crate::search::jps::JumpSearch;
 use crate::search::path::{Path, SearchStats};
 
 /// Work (expansions and voxels swept, [`JumpSearch::work`](crate::search::jps::JumpSearch::work)) the search from the start does
@@ -28,7 +31,7 @@ use crate::search::path::{Path, SearchStats};
 /// lead: a query it did not answer was more often hard from the start than from the goal;
 /// against leads of up to 16,384 with and without the prelude: docs/benchmarks.md.)
 pub(super) const LEAD: u64 = 0;
-/// Work one side of a race does in a turn ([`Dispatch::next_side`] chooses the side). Turns
+/// Work one side of a race does in a turn ([`next_side`] chooses the side). Turns
 /// are measured in work, not expansions: one expansion may sweep thousands of voxels
 /// (docs/search.md compares the two).
 pub(super) const TURN: u64 = 4096;
@@ -44,117 +47,161 @@ const SHARE: u64 = 16;
 /// maps among 8, 32 and 128.
 pub(super) const PRELUDE_TURN: u64 = 32;
 
-impl Dispatch {
-    /// Advances the race by at most `budget` expansions (and within the query's budget):
-    /// the side whose turn it is runs, then the other. The first path found ends it.
-    pub(super) fn race(&mut self, world: &VoxelWorld, budget: usize) -> (usize, Result<Option<Path>, PathError>) {
-        let max = self.config.max_expansions.unwrap_or(usize::MAX);
-        let mut left = budget;
-        loop {
-            let done = self.carried.expanded + self.phase_stats().expanded;
-            // With nothing left to spend the side still returns its goal if it is next, as a
-            // lone search would.
-            let n = left.min(max.saturating_sub(done));
-            let (backward, turn_left) = self.turn;
-            let side = if backward { &mut self.reverse } else { &mut self.search };
-            let (before, work) = (side.stats().expanded, side.work());
-            let out = side.advance_within(world, n, work + turn_left, &mut self.scans);
-            if n == 0 && matches!(out, Ok(None)) {
-                return if done >= max {
-                    (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
-                } else {
-                    (budget, Ok(None))
-                };
-            }
-            let spent = side.stats().expanded - before;
-            let worked = side.work() - work;
-            left -= spent.min(left);
-            self.turn = if worked >= turn_left {
-                let next = Self::next_side(
-                    (self.search.work(), self.search.level()),
-                    (self.reverse.work(), self.reverse.level()),
-                    backward,
-                );
-                (next, self.race_turns.map_or(TURN, |t| t.1))
+/// One side of a race: a search from one end, advanced a turn at a time.
+trait Side {
+    /// Advances by at most `n` expansions and `turn` units of work (between expansions).
+    fn take_turn(
+        &mut self,
+        world: &VoxelWorld,
+        n: usize,
+        turn: u64,
+        scans: &mut ScanCache,
+    ) -> Result<Option<Path>, PathError>;
+    /// Work done so far, in the units of a turn.
+    fn done(&self) -> u64;
+    /// Nodes expanded so far.
+    fn expanded(&self) -> usize;
+    /// Its level of `f`: a lower bound on the cost of a path, rising as it goes.
+    fn level(&mut self) -> u64;
+}
+
+/// Jump point search: turns of work (expansions and voxels swept).
+impl Side for JumpSearch {
+    fn take_turn(
+        &mut self,
+        world: &VoxelWorld,
+        n: usize,
+        turn: u64,
+        scans: &mut ScanCache,
+    ) -> Result<Option<Path>, PathError> {
+        self.advance_within(world, n, self.work() + turn, scans)
+    }
+    fn done(&self) -> u64 {
+        self.work()
+    }
+    fn expanded(&self) -> usize {
+        self.stats().expanded
+    }
+    fn level(&mut self) -> u64 {
+        JumpSearch::level(self)
+    }
+}
+
+/// The prelude's A*: turns of expansions.
+impl Side for AStar<PRELUDE_PAGE_SHIFT> {
+    fn take_turn(
+        &mut self,
+        world: &VoxelWorld,
+        n: usize,
+        turn: u64,
+        _: &mut ScanCache,
+    ) -> Result<Option<Path>, PathError> {
+        self.advance(world, n.min(turn as usize))
+    }
+    fn done(&self) -> u64 {
+        self.stats().expanded as u64
+    }
+    fn expanded(&self) -> usize {
+        self.stats().expanded
+    }
+    fn level(&mut self) -> u64 {
+        AStar::level(self)
+    }
+}
+
+/// Advances a race between `sides` (from the start, from the goal) by at most `budget`
+/// expansions, and within the query's: `limits` are the expansions done before this phase and
+/// the query's most. `turn` is whose turn it is and what is left of it, kept across calls (so
+/// that a time-sliced query takes the same turns as a one-shot one); turns are `turn_size`.
+/// The first path found ends it (reversed if the search from the goal found it). Returns the
+/// expansions spent.
+fn run<S: Side>(
+    world: &VoxelWorld,
+    budget: usize,
+    (forward, reverse): (&mut S, &mut S),
+    turn: &mut (bool, u64),
+    turn_size: u64,
+    (carried, max): (usize, usize),
+    scans: &mut ScanCache,
+) -> (usize, Result<Option<Path>, PathError>) {
+    let mut left = budget;
+    loop {
+        let done = carried + forward.expanded() + reverse.expanded();
+        // With nothing left to spend the side still returns its goal if it is next, as a lone
+        // search would.
+        let n = left.min(max.saturating_sub(done));
+        let (backward, turn_left) = *turn;
+        let side = if backward { &mut *reverse } else { &mut *forward };
+        let (before, work) = (side.expanded(), side.done());
+        let out = side.take_turn(world, n, turn_left, scans);
+        if n == 0 && matches!(out, Ok(None)) {
+            return if done >= max {
+                (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
             } else {
-                (backward, turn_left - worked)
+                (budget, Ok(None))
             };
-            match out {
-                Ok(None) => {}
-                Ok(Some(path)) if backward => return (budget - left, Ok(Some(path.reversed(world)))),
-                out => return (budget - left, out),
-            }
+        }
+        let spent = side.expanded() - before;
+        let worked = side.done() - work;
+        left -= spent.min(left);
+        *turn = if worked >= turn_left {
+            let next = next_side((forward.done(), forward.level()), (reverse.done(), reverse.level()), backward);
+            (next, turn_size)
+        } else {
+            (backward, turn_left - worked)
+        };
+        match out {
+            Ok(None) => {}
+            Ok(Some(path)) if backward => return (budget - left, Ok(Some(path.reversed(world)))),
+            out => return (budget - left, out),
         }
     }
+}
 
-    /// Advances the [`PRELUDE`](super::PRELUDE) from both ends by at most `budget` expansions (and within the
-    /// query's budget), in turns of [`PRELUDE_TURN`] expansions, each to the side whose `f`
-    /// level is the higher (the other on a tie), unless it has expanded more than [`SHARE`]
-    /// times the other: as [`race`](Self::race) does with the jump point searches. The first
-    /// path found ends it (reversed if the search from the goal found it).
+impl Dispatch {
+    /// Advances the race of jump point searches by at most `budget` expansions (and within
+    /// the query's budget), in turns of [`TURN`] units of work.
+    pub(super) fn race(&mut self, world: &VoxelWorld, budget: usize) -> (usize, Result<Option<Path>, PathError>) {
+        let limits = (self.carried.expanded, self.config.max_expansions.unwrap_or(usize::MAX));
+        let turn_size = self.race_turns.map_or(TURN, |t| t.1);
+        let sides = (&mut self.search, &mut self.reverse);
+        run(world, budget, sides, &mut self.turn, turn_size, limits, &mut self.scans)
+    }
+
+    /// Advances the [`PRELUDE`](super::PRELUDE) from both ends by at most `budget`
+    /// expansions (and within the query's budget), in turns of [`PRELUDE_TURN`] expansions:
+    /// as [`race`](Self::race) does with the jump point searches.
     pub(super) fn prelude_race(
         &mut self,
         world: &VoxelWorld,
         budget: usize,
     ) -> (usize, Result<Option<Path>, PathError>) {
-        let max = self.config.max_expansions.unwrap_or(usize::MAX);
-        let mut left = budget;
-        loop {
-            let done = self.carried.expanded + self.phase_stats().expanded;
-            let (backward, turn_left) = self.turn;
-            // With nothing left to spend the side still returns its goal if it is next.
-            let n = left.min(max.saturating_sub(done)).min(turn_left as usize);
-            let side = if backward { &mut self.prelude_reverse } else { &mut self.prelude_astar };
-            let before = side.stats().expanded;
-            let out = side.advance(world, n);
-            let spent = side.stats().expanded - before;
-            if n == 0 && matches!(out, Ok(None)) {
-                return if done >= max {
-                    (budget - left, Err(PathError::BudgetExhausted { expanded: done }))
-                } else {
-                    (budget - left, Ok(None))
-                };
-            }
-            left -= spent;
-            self.turn = if spent as u64 >= turn_left {
-                let (f, r) = (&mut self.prelude_astar, &mut self.prelude_reverse);
-                let next = Self::next_side(
-                    (f.stats().expanded as u64, f.level()),
-                    (r.stats().expanded as u64, r.level()),
-                    backward,
-                );
-                (next, self.prelude_turn.unwrap_or(PRELUDE_TURN))
-            } else {
-                (backward, turn_left - spent as u64)
-            };
-            match out {
-                Ok(None) => {}
-                Ok(Some(path)) if backward => return (budget - left, Ok(Some(path.reversed(world)))),
-                out => return (budget - left, out),
-            }
-        }
+        let limits = (self.carried.expanded, self.config.max_expansions.unwrap_or(usize::MAX));
+        let turn_size = self.prelude_turn.unwrap_or(PRELUDE_TURN);
+        let sides = (&mut self.prelude_astar, &mut self.prelude_reverse);
+        run(world, budget, sides, &mut self.turn, turn_size, limits, &mut self.scans)
     }
+}
 
-    /// Which side of a race takes the next turn (`true`: the search from the goal), after
-    /// `backward`'s, given each side's work and level of `f` (`(work, level)`, the search from
-    /// the start first): the one whose level is higher, the other one on a tie, but a side
-    /// that has done more than [`SHARE`] times the other's work yields. Both levels bound the
-    /// optimum from below, and a side ends when its level reaches it: the higher one is nearer
-    /// its end as far as either can tell, while a side misled by an obstacle spends its work
-    /// on one level (docs/benchmarks.md compares this with equal turns). The race of jump
-    /// point searches and the prelude's race of A*s both take their turns so.
-    fn next_side(forward: (u64, u64), reverse: (u64, u64), backward: bool) -> bool {
-        if forward.0 > SHARE * reverse.0 {
-            return true;
-        }
-        if reverse.0 > SHARE * forward.0 {
-            return false;
-        }
-        match forward.1.cmp(&reverse.1) {
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => !backward,
-        }
+/// Which side of a race takes the next turn (`true`: the search from the goal), after
+/// `backward`'s, given each side's work and level of `f` (`(work, level)`, the search from
+/// the start first): the one whose level is higher, the other one on a tie, but a side
+/// that has done more than [`SHARE`] times the other's work yields. Both levels bound the
+/// optimum from below, and a side ends when its level reaches it: the higher one is nearer
+/// its end as far as either can tell, while a side misled by an obstacle spends its work
+/// on one level (docs/benchmarks.md compares this with equal turns). The race of jump
+/// point searches and the prelude's race of A*s both take their turns so.
+fn next_side(forward: (u64, u64), reverse: (u64, u64), backward: bool) -> bool {
+    if forward.0 > SHARE * reverse.0 {
+        return true;
+    }
+    if reverse.0 > SHARE * forward.0 {
+        return false;
+    }
+    match forward.1.cmp(&reverse.1) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => !backward,
     }
 }
 
@@ -184,10 +231,7 @@ mod tests {
     use super::*;
     use crate::Voxel;
     use crate::grid::moves::{OFFSETS, legal_moves};
-    use crate::grid::scan::ScanCache;
-    use crate::search::astar::AStar;
     use crate::search::config::Algorithm;
-    use crate::search::jps::JumpSearch;
     use crate::search::path::SearchStep;
 
     /// Races that begin at once and switch sides every few voxels, on small random worlds
