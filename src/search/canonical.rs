@@ -20,6 +20,7 @@
 use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes, bit};
 use crate::search::config::{CostModel, DiagonalRule};
 use glam::IVec3;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Pseudo-direction of a voxel entered by no move (the start): every legal move survives.
@@ -39,7 +40,7 @@ struct Candidate {
 }
 
 /// The successor tables for one diagonal rule and cost model.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Canon {
     pub(crate) rule: DiagonalRule,
     pub(crate) costs: CostModel,
@@ -50,7 +51,14 @@ pub(crate) struct Canon {
     range: [(u16, u16); MOVES],
     /// Bits of the neighbourhood some candidate of `d` reads: a mask without any is not forced.
     relevant: [u32; MOVES],
+    /// [`forced`](Self::forced)'s answers by key `d << 27 | mask & relevant[d]`, as
+    /// `key << 32 | answer` (0: none yet), at a hash of the key: a pure function, so threads
+    /// sharing the tables may fill it in any order.
+    memo: Box<[AtomicU64]>,
 }
+
+/// Entries of [`Canon::memo`].
+const MEMO: usize = 1 << 12;
 
 /// The voxels (as bits of `x`'s neighbourhood) that `rule` requires free for move `m` from `q`
 /// (an offset from `x`); `None` if one falls outside the neighbourhood.
@@ -111,7 +119,8 @@ impl Canon {
             }
             range[di] = (first as u16, candidates.len() as u16);
         }
-        Self { rule, costs, natural, candidates, range, relevant }
+        let memo = (0..MEMO).map(|_| AtomicU64::new(0)).collect();
+        Self { rule, costs, natural, candidates, range, relevant, memo }
     }
 
     /// The tables for `rule` and `costs`, built once per process and shared (building them
@@ -176,12 +185,26 @@ impl Canon {
         self.natural[d]
     }
 
-    /// The forced moves after entering a voxel with neighbourhood `mask` by move `d`.
+    /// The forced moves after entering a voxel with neighbourhood `mask` by move `d`; looked up
+    /// in the tables once per key and then remembered ([`memo`](Self::memo)).
     #[inline]
     pub(crate) fn forced(&self, d: usize, mask: u32) -> u32 {
         if d == START || mask & self.relevant[d] == 0 {
             return 0;
         }
+        let key = (d as u32) << 27 | mask & self.relevant[d];
+        let at = (key.wrapping_mul(0x9E37_79B1) >> (32 - MEMO.trailing_zeros())) as usize;
+        let entry = self.memo[at].load(Ordering::Relaxed);
+        if (entry >> 32) as u32 == key {
+            return entry as u32;
+        }
+        let out = self.forced_uncached(d, mask);
+        self.memo[at].store(u64::from(key) << 32 | u64::from(out), Ordering::Relaxed);
+        out
+    }
+
+    /// [`forced`](Self::forced) from the tables.
+    fn forced_uncached(&self, d: usize, mask: u32) -> u32 {
         let (a, b) = self.range[d];
         let mut out = 0;
         for c in &self.candidates[a as usize..b as usize] {
@@ -332,6 +355,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The memo of forced moves answers as the tables do: for every direction, on masks seen
+    /// before and new ones, more than it has entries (so that keys share entries), from
+    /// several threads at once.
+    #[test]
+    fn remembered_forced_moves_match_the_tables() {
+        let canon = Canon::new(DiagonalRule::Strict, CostModel::PRECISE);
+        let mut seed = 5;
+        // Sparse masks (a few blocked voxels), as near walls, where keys repeat.
+        let masks: Vec<u32> =
+            (0..3 * MEMO).map(|_| (lcg(&mut seed) & lcg(&mut seed) & lcg(&mut seed)) & ALL & !(1 << 13)).collect();
+        std::thread::scope(|scope| {
+            for t in 0..4 {
+                let (canon, masks) = (&canon, &masks);
+                scope.spawn(move || {
+                    let mut forced = 0;
+                    for round in 0..2 {
+                        for (i, &mask) in masks.iter().enumerate() {
+                            let d = (i * 7 + t) % MOVES;
+                            let want = canon.forced_uncached(d, mask);
+                            if mask & canon.relevant[d] == 0 {
+                                assert_eq!(want, 0);
+                            }
+                            assert_eq!(canon.forced(d, mask), want, "d={d} {mask:027b} round {round}");
+                            forced += usize::from(want != 0);
+                        }
+                    }
+                    assert!(forced > 1000, "only {forced} masks with a forced move");
+                });
+            }
+        });
     }
 
     #[test]
