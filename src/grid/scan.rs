@@ -222,26 +222,12 @@ pub(crate) const LATERAL: [(usize, usize); 3] = [(1, 2), (0, 2), (0, 1)];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::medium::{Media, Voxel};
-    use glam::{UVec3, Vec3};
+    use crate::medium::Media;
+    use glam::UVec3;
 
     #[test]
     fn events_match_voxel_reads_on_every_axis() {
-        let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(37, 20, 18)).unwrap();
-        let mut seed = 3u64;
-        for z in 0..18 {
-            for y in 0..20 {
-                for x in 0..37 {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    let v = match seed >> 60 {
-                        0..=1 => Voxel::Solid,
-                        2..=3 => Voxel::Water,
-                        _ => Voxel::Air,
-                    };
-                    w.set(IVec3::new(x, y, z), v).unwrap();
-                }
-            }
-        }
+        let w = crate::grid::seeded::Rng(3).media_world(UVec3::new(37, 20, 18), (2, 2), |_| true);
         let mut cache = ScanCache::default();
         let dims = w.dims().as_ivec3();
         for media in [Media::ANY, Media::AIR, Media::WATER] {

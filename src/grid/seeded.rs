@@ -34,4 +34,34 @@ impl Rng {
         }
         world
     }
+
+    /// A world of `dims` whose voxels are solid with probability `solid` sixteenths, water with
+    /// `water` sixteenths and air otherwise, where `keep` accepts them (air elsewhere).
+    pub(crate) fn media_world(
+        &mut self,
+        dims: UVec3,
+        (solid, water): (u32, u32),
+        keep: impl Fn(IVec3) -> bool,
+    ) -> VoxelWorld {
+        let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, dims).unwrap();
+        for z in 0..dims.z as i32 {
+            for y in 0..dims.y as i32 {
+                for x in 0..dims.x as i32 {
+                    let r = self.below(16);
+                    let voxel = if r < solid {
+                        Voxel::Solid
+                    } else if r < solid + water {
+                        Voxel::Water
+                    } else {
+                        continue;
+                    };
+                    let v = IVec3::new(x, y, z);
+                    if keep(v) {
+                        world.set(v, voxel).unwrap();
+                    }
+                }
+            }
+        }
+        world
+    }
 }
