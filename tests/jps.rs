@@ -347,6 +347,38 @@ fn jps_is_optimal_on_warframe_samples() {
     }
 }
 
+/// On real maps, under every diagonal rule and both cost models, jump point search (its
+/// prelude, races and sweeps with their tie rule) finds A*'s cost, along legal steps.
+#[test]
+fn jps_matches_astar_on_warframe_maps_under_every_rule() {
+    let Some(dir) = common::warframe_dir() else { return };
+    let mut finder = Pathfinder::new();
+    let mut compared = 0;
+    for (map, every) in [("Simple", 100), ("Complex", 100), ("DB1", 250)] {
+        let world = voxnav::VoxelWorld::load_3dmap(dir.join(format!("maps/{map}.3dmap"))).unwrap();
+        let scen = voxnav::Scenario::load(dir.join(format!("scenarios/{map}.3dmap.3dscen"))).unwrap();
+        for diagonal in [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked] {
+            for costs in [CostModel::GAME, CostModel::PRECISE] {
+                for (i, p) in scen.problems.iter().enumerate().step_by(every) {
+                    let config = |algorithm| SearchConfig { algorithm, diagonal, costs, ..Default::default() };
+                    let best = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config(Algorithm::AStar)));
+                    let jps = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config(Algorithm::Jps)));
+                    match (best, jps) {
+                        (Ok(best), Ok(jps)) => {
+                            assert_eq!(jps.cost, best.cost, "{map} {i} {diagonal:?} {costs:?}");
+                            check_steps(&world, &jps, p.start, diagonal, &costs, Media::ANY);
+                            compared += 1;
+                        }
+                        (Err(PathError::Unreachable { .. }), Err(PathError::Unreachable { .. })) => {}
+                        (a, b) => panic!("{map} {i} {diagonal:?} {costs:?}: {a:?} vs {b:?}"),
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared >= 1400, "compared {compared}");
+}
+
 /// A5 problem 3000 ends on a wide plateau of equal `f` (its optimal paths fill a slab of open
 /// space). A* dives across it newest first; jump point search must dive as well, deepest node
 /// first, instead of widening the plateau from the start (it once expanded 4,550 nodes there
