@@ -169,8 +169,9 @@ impl Dispatch {
     }
 
     /// Advances the [`PRELUDE`](super::PRELUDE) from both ends by at most `budget`
-    /// expansions (and within the query's budget), in turns of [`PRELUDE_TURN`] expansions:
-    /// as [`race`](Self::race) does with the jump point searches.
+    /// expansions (and within the query's budget), in turns of [`PRELUDE_TURN`] expansions,
+    /// the search from the goal first: as [`race`](Self::race) does with the jump point
+    /// searches.
     pub(super) fn prelude_race(
         &mut self,
         world: &VoxelWorld,
@@ -328,6 +329,44 @@ mod tests {
         race.prelude_expansions = Some(0);
         race.begin(&world, IVec3::ZERO, IVec3::splat(7), &jps, false);
         assert!(race.racing);
+    }
+
+    /// The prelude's race on the tube of the Warframe map Simple (its problem #8300): a
+    /// square tube 32 voxels long, walls one voxel thick, open at both ends; the goal inside,
+    /// the start outside beside it. From the start every voxel in front of the tube's side
+    /// has `f` below the optimum; from the goal, the tube's inside. After a turn each the two
+    /// levels tie. Begun from the start, the prelude gave the start's side the next turn (the
+    /// turns alternate on a tie), its level rose above the goal's side's, which had not yet
+    /// climbed, and it kept the turns (all but one in seventeen) until the prelude handed
+    /// over to the race. Begun from the goal, the goal's side takes the turn after the tie,
+    /// climbs, and ends within the prelude at little more than it needs alone.
+    #[test]
+    fn the_prelude_runs_the_side_that_ends_first() {
+        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(105, 132, 105)).unwrap();
+        for y in 50..82 {
+            for a in 50..55 {
+                for v in [IVec3::new(a, y, 50), IVec3::new(a, y, 54), IVec3::new(50, y, a), IVec3::new(54, y, a)] {
+                    world.set(v, Voxel::Solid).unwrap();
+                }
+            }
+        }
+        let (start, goal) = (IVec3::new(49, 60, 57), IVec3::new(53, 70, 51));
+        let config = SearchConfig { algorithm: Algorithm::Jps, costs: crate::CostModel::PRECISE, ..Default::default() };
+        let alone = |from: IVec3, to: IVec3| {
+            let mut side = AStar::<PRELUDE_PAGE_SHIFT>::default();
+            side.begin(&world, from, to, &config, 100, true);
+            let path = side.advance(&world, usize::MAX).unwrap().expect("reachable");
+            (side.stats().expanded, path.cost)
+        };
+        let ((forward, cost), (backward, _)) = (alone(start, goal), alone(goal, start));
+        assert!(forward > 16 * backward, "one side {forward}, the other {backward}");
+        let mut race = Dispatch::default();
+        race.begin(&world, start, goal, &config, false);
+        let SearchStep::Found(path) = race.advance(&world, usize::MAX) else { panic!("no path") };
+        assert_eq!(path.cost, cost);
+        assert!(race.prelude, "handed over to the race");
+        let raced = path.stats.expanded;
+        assert!(raced < backward * 3 / 2 + 2 * PRELUDE_TURN as usize, "raced {raced}, sides {forward} / {backward}");
     }
 
     /// A goal in a cup whose open side faces away from the start: searched from the start,
