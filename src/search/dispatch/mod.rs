@@ -23,6 +23,7 @@ use crate::search::jps::JumpSearch;
 use crate::search::path::{SearchStats, SearchStep};
 
 mod race;
+mod sight;
 
 use race::{LEAD, PRELUDE_TURN, TURN, reversible, side_by_side};
 
@@ -117,6 +118,10 @@ pub(crate) struct Dispatch {
     prelude_expansions: Option<usize>,
     /// [`PRELUDE_TURN`], replaced by tests.
     prelude_turn: Option<u64>,
+    /// The end of the query an obstacle on the straight line lies clearly nearer (`true`:
+    /// the goal; [`sight::nearer_end`]), where searches run from both ends: the search from
+    /// it runs alone in the [`PRELUDE`] and takes the race's first turn.
+    nearer_end: Option<bool>,
     flood: Flood,
     /// This query was sized up (see [`size_up`](Self::size_up)).
     sized_up: bool,
@@ -200,6 +205,13 @@ impl Dispatch {
             && self.config.costs.jump_exact()
             && !self.config.priced_media(world);
         let prelude = self.prelude_expansions.unwrap_or(PRELUDE);
+        // The end an obstacle on the straight line lies clearly nearer ([`sight`]), for the
+        // searches from both ends: the prelude's and the race's.
+        self.nearer_end = if jump && self.phase == Phase::Main && reversible(&self.config, world) {
+            sight::nearer_end(world, self.config.pass(), self.start, self.target)
+        } else {
+            None
+        };
         if jump && prelude > 0 {
             self.jump = false;
             self.racing = false;
@@ -213,11 +225,13 @@ impl Dispatch {
                 let config = SearchConfig { max_expansions: None, ..config };
                 self.prelude_astar.begin(world, self.start, self.target, &config, 100, true);
                 self.prelude_reverse.begin(world, self.target, self.start, &config, 100, true);
-                // The search from the goal takes the first turn, as in the race ([`LEAD`]): on
-                // a tie of levels after it the turns alternate, and a start whose side is
-                // misled for its first few dozen expansions (its level rising slowly) no
-                // longer takes the whole prelude (docs/benchmarks.md).
-                self.turn = (true, self.prelude_turn.unwrap_or(PRELUDE_TURN));
+                // Where an obstacle on the straight line lies clearly nearer one end, the
+                // search from that end runs alone. Otherwise the search from the goal takes
+                // the first turn, as in the race ([`LEAD`]): on a tie of levels after it the
+                // turns alternate, and a start whose side is misled for its first few dozen
+                // expansions (its level rising slowly) does not take the whole prelude
+                // (docs/benchmarks.md).
+                self.turn = (self.nearer_end.unwrap_or(true), self.prelude_turn.unwrap_or(PRELUDE_TURN));
             } else {
                 self.prelude_astar.begin(world, self.start, self.target, &config, 100, true);
             }
@@ -240,8 +254,10 @@ impl Dispatch {
             let config = SearchConfig { max_expansions: None, ..config };
             self.search.begin(world, self.start, self.target, &config, &mut self.scans);
             self.reverse.begin(world, self.target, self.start, &config, &mut self.scans);
+            // The side from the end nearer the line's obstacle first, if one is, else the
+            // search from the goal.
             let (lead, turn) = self.race_turns.unwrap_or((LEAD, TURN));
-            self.turn = if lead == 0 { (true, turn) } else { (false, lead) };
+            self.turn = if lead == 0 { (self.nearer_end.unwrap_or(true), turn) } else { (false, lead) };
         } else if self.jump {
             self.search.begin(world, self.start, self.target, &config, &mut self.scans);
         } else {

@@ -112,7 +112,7 @@ impl Side for AStar<PRELUDE_PAGE_SHIFT> {
 /// Advances a race between `sides` (from the start, from the goal) by at most `budget`
 /// expansions, and within the query's: `limits` are the expansions done before this phase and
 /// the query's most. `turn` is whose turn it is and what is left of it, kept across calls (so
-/// that a time-sliced query takes the same turns as a one-shot one); turns are `turn_size`.
+/// that a time-sliced query takes the same turns as a one-shot one); turns are `turn_size`, all of them `solo`'s if it names a side.
 /// The first path found ends it (reversed if the search from the goal found it). Returns the
 /// expansions spent.
 fn run<S: Side>(
@@ -120,7 +120,7 @@ fn run<S: Side>(
     budget: usize,
     (forward, reverse): (&mut S, &mut S),
     turn: &mut (bool, u64),
-    turn_size: u64,
+    (turn_size, solo): (u64, Option<bool>),
     (carried, max): (usize, usize),
     scans: &mut ScanCache,
 ) -> (usize, Result<Option<Path>, PathError>) {
@@ -145,7 +145,10 @@ fn run<S: Side>(
         let worked = side.done() - work;
         left -= spent.min(left);
         *turn = if worked >= turn_left {
-            let next = next_side((forward.done(), forward.level()), (reverse.done(), reverse.level()), backward);
+            let next = match solo {
+                Some(side) => side,
+                None => next_side((forward.done(), forward.level()), (reverse.done(), reverse.level()), backward),
+            };
             (next, turn_size)
         } else {
             (backward, turn_left - worked)
@@ -165,7 +168,7 @@ impl Dispatch {
         let limits = (self.carried.expanded, self.config.max_expansions.unwrap_or(usize::MAX));
         let turn_size = self.race_turns.map_or(TURN, |t| t.1);
         let sides = (&mut self.search, &mut self.reverse);
-        run(world, budget, sides, &mut self.turn, turn_size, limits, &mut self.scans)
+        run(world, budget, sides, &mut self.turn, (turn_size, None), limits, &mut self.scans)
     }
 
     /// Advances the [`PRELUDE`](super::PRELUDE) from both ends by at most `budget`
@@ -180,7 +183,8 @@ impl Dispatch {
         let limits = (self.carried.expanded, self.config.max_expansions.unwrap_or(usize::MAX));
         let turn_size = self.prelude_turn.unwrap_or(PRELUDE_TURN);
         let sides = (&mut self.prelude_astar, &mut self.prelude_reverse);
-        run(world, budget, sides, &mut self.turn, turn_size, limits, &mut self.scans)
+        let solo = (turn_size, self.nearer_end);
+        run(world, budget, sides, &mut self.turn, solo, limits, &mut self.scans)
     }
 }
 
@@ -367,6 +371,52 @@ mod tests {
         assert!(race.prelude, "handed over to the race");
         let raced = path.stats.expanded;
         assert!(raced < backward * 3 / 2 + 2 * PRELUDE_TURN as usize, "raced {raced}, sides {forward} / {backward}");
+    }
+
+    /// A cup whose open side faces away from the outer end: the straight line meets its wall
+    /// next to the inner end, so the prelude searches from the inner end alone (the other
+    /// side expands nothing), from the goal or from the start, and the race after a prelude
+    /// too short to answer takes its first turn from that end.
+    #[test]
+    fn the_prelude_searches_from_the_end_nearer_the_obstacle() {
+        let n = 40;
+        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(n)).unwrap();
+        // The cup: walls round x, y, z in 20..30, open towards +x.
+        for a in 20..30 {
+            for b in 20..30 {
+                for v in [IVec3::new(20, a, b), IVec3::new(a, 20, b), IVec3::new(a, 29, b), IVec3::new(a, b, 20)] {
+                    world.set(v, Voxel::Solid).unwrap();
+                }
+                world.set(IVec3::new(a, b, 29), Voxel::Solid).unwrap();
+            }
+        }
+        let (outside, inside) = (IVec3::new(2, 24, 25), IVec3::new(22, 25, 24));
+        let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
+        let mut astar = <AStar>::default();
+        for (start, goal, from_goal) in [(outside, inside, true), (inside, outside, false)] {
+            astar.begin(&world, start, goal, &config, 100, false);
+            let best = astar.advance(&world, usize::MAX).unwrap().expect("reachable");
+            let mut race = Dispatch::default();
+            race.begin(&world, start, goal, &config, false);
+            assert_eq!(race.nearer_end, Some(from_goal));
+            let SearchStep::Found(path) = race.advance(&world, usize::MAX) else { panic!("no path") };
+            assert_eq!(path.cost, best.cost);
+            assert!(race.prelude, "handed over to the race");
+            let (forward, reverse) = (race.prelude_astar.stats().expanded, race.prelude_reverse.stats().expanded);
+            let (alone, other) = if from_goal { (reverse, forward) } else { (forward, reverse) };
+            assert!(alone > 0 && other == 0, "{start} -> {goal}: {forward} from the start, {reverse} from the goal");
+            // A prelude of a few expansions hands over; the race begins from the same end.
+            let mut race = Dispatch { prelude_expansions: Some(4), ..Dispatch::default() };
+            race.begin(&world, start, goal, &config, false);
+            assert!(matches!(race.advance(&world, 4), SearchStep::Pending));
+            race.advance(&world, 1);
+            assert!(race.racing);
+            assert_eq!(race.turn.0, from_goal);
+        }
+        // No obstacle on the line: the prelude's two sides race.
+        let mut race = Dispatch::default();
+        race.begin(&world, IVec3::new(2, 2, 2), IVec3::new(30, 5, 8), &config, false);
+        assert_eq!(race.nearer_end, None);
     }
 
     /// A goal in a cup whose open side faces away from the start: searched from the start,
