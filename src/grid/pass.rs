@@ -248,10 +248,21 @@ impl VoxelWorld {
             }
             let centre = ((l.z << CHUNK_SHIFT) | l.y) as usize;
             let rows = &solid.rows_of(home)[centre - 17..centre + 18];
+            // Each plane's three rows are consecutive: read as four rows from the first (the
+            // last plane's from the one before, to stay in the chunk) in one u64, then the 3
+            // bits about `x` of each row (bits 16 apart) packed into the plane's 9.
+            let four = |at: usize| {
+                u64::from(rows[at])
+                    | u64::from(rows[at + 1]) << 16
+                    | u64::from(rows[at + 2]) << 32
+                    | u64::from(rows[at + 3]) << 48
+            };
+            let plane = |w: u64| {
+                let t = w & 0x0007_0007_0007;
+                (t | t >> 13 | t >> 26) as u32 & 0x1FF
+            };
             let shift = l.x - 1;
-            for (i, &at) in [0, 1, 2, 16, 17, 18, 32, 33, 34].iter().enumerate() {
-                mask |= (u32::from(rows[at]) >> shift & 7) << (3 * i);
-            }
+            mask |= plane(four(0) >> shift) | plane(four(16) >> shift) << 9 | plane(four(31) >> (shift + 16)) << 18;
             return mask;
         }
         // Across a chunk border: the neighbourhood reaches at most one chunk further along
@@ -280,7 +291,8 @@ impl VoxelWorld {
             // All empty (the shared slot 0), as in open space: nothing to read.
             return mask;
         }
-        let chunks = chunks.map(|yz| yz.map(|hx| hx.map(|s| &table[s])));
+        let rows = |[home, x]: [usize; 2]| [&table[home], &table[x]];
+        let chunks = [[rows(chunks[0][0]), rows(chunks[0][1])], [rows(chunks[1][0]), rows(chunks[1][1])]];
         let (x_shift, lx_shift) = (CHUNK + CHUNK * step.x, CHUNK - 1 + l.x);
         for dz in -1..=1 {
             let z = l.z + dz;
