@@ -127,7 +127,7 @@ impl OpenList {
     }
 
     /// Adds `slot` with key `f` and cost `g`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, f: u64, g: u64, slot: u32) {
         if !self.monotone {
             self.heap.push(Entry { f, g, slot });

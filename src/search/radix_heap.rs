@@ -18,20 +18,22 @@ pub(crate) struct RadixHeap {
     last: u64,
     len: usize,
     /// Bit `i` set when bucket `i` is not empty.
-    nonempty: u128,
+    nonempty: u64,
     buckets: Vec<Vec<Entry>>,
     spare: Vec<Entry>,
 }
 
 impl Default for RadixHeap {
     fn default() -> Self {
-        Self { last: 0, len: 0, nonempty: 0, buckets: vec![Vec::new(); 65], spare: Vec::new() }
+        Self { last: 0, len: 0, nonempty: 0, buckets: vec![Vec::new(); 64], spare: Vec::new() }
     }
 }
 
+/// Keys differing from the last popped one in bit 63 (never: a query's costs stay below
+/// 2^63) share the last bucket with those differing in bit 62, which keeps them in order.
 #[inline]
 fn bucket(key: u64, last: u64) -> usize {
-    (u64::BITS - (key ^ last).leading_zeros()) as usize
+    ((u64::BITS - (key ^ last).leading_zeros()) as usize).min(63)
 }
 
 impl RadixHeap {
@@ -146,6 +148,20 @@ mod tests {
         }
         assert!(reference.is_empty());
         assert_eq!(h.len(), 0);
+    }
+
+    /// Keys apart in bit 63 share the last bucket and still come out in order.
+    #[test]
+    fn keys_past_bit_62_pop_in_order() {
+        let mut h = RadixHeap::default();
+        let keys = [u64::MAX, 1 << 63, 5, (1 << 62) + 3, 1 << 62, (1 << 63) + 7, 6];
+        for (i, &k) in keys.iter().enumerate() {
+            h.push(k, i as u32);
+        }
+        let mut sorted = keys.to_vec();
+        sorted.sort_unstable();
+        let popped: Vec<u64> = std::iter::from_fn(|| h.pop().map(|e| e.0)).collect();
+        assert_eq!(popped, sorted);
     }
 
     #[test]
