@@ -373,23 +373,29 @@ mod tests {
         assert!(raced < backward * 3 / 2 + 2 * PRELUDE_TURN as usize, "raced {raced}, sides {forward} / {backward}");
     }
 
+    /// An `n`^3 world holding a cup: walls round the cube `walls` on every axis, open towards
+    /// +x.
+    fn cup(n: u32, walls: std::ops::Range<i32>) -> VoxelWorld {
+        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(n)).unwrap();
+        let (lo, hi) = (walls.start, walls.end - 1);
+        for a in walls.clone() {
+            for b in walls.clone() {
+                for v in [IVec3::new(lo, a, b), IVec3::new(a, lo, b), IVec3::new(a, hi, b), IVec3::new(a, b, lo)] {
+                    world.set(v, Voxel::Solid).unwrap();
+                }
+                world.set(IVec3::new(a, b, hi), Voxel::Solid).unwrap();
+            }
+        }
+        world
+    }
+
     /// A cup whose open side faces away from the outer end: the straight line meets its wall
     /// next to the inner end, so the prelude searches from the inner end alone (the other
     /// side expands nothing), from the goal or from the start, and the race after a prelude
     /// too short to answer takes its first turn from that end.
     #[test]
     fn the_prelude_searches_from_the_end_nearer_the_obstacle() {
-        let n = 40;
-        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(n)).unwrap();
-        // The cup: walls round x, y, z in 20..30, open towards +x.
-        for a in 20..30 {
-            for b in 20..30 {
-                for v in [IVec3::new(20, a, b), IVec3::new(a, 20, b), IVec3::new(a, 29, b), IVec3::new(a, b, 20)] {
-                    world.set(v, Voxel::Solid).unwrap();
-                }
-                world.set(IVec3::new(a, b, 29), Voxel::Solid).unwrap();
-            }
-        }
+        let world = cup(40, 20..30);
         let (outside, inside) = (IVec3::new(2, 24, 25), IVec3::new(22, 25, 24));
         let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
         let mut astar = <AStar>::default();
@@ -425,17 +431,7 @@ mod tests {
     /// turns it did about twice that side's work).
     #[test]
     fn the_race_runs_the_side_that_ends_first() {
-        let n = 56;
-        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(n)).unwrap();
-        // The cup: walls round x, y, z in 20..36, open towards +x.
-        for a in 20..36 {
-            for b in 20..36 {
-                for v in [IVec3::new(20, a, b), IVec3::new(a, 20, b), IVec3::new(a, 35, b), IVec3::new(a, b, 20)] {
-                    world.set(v, Voxel::Solid).unwrap();
-                }
-                world.set(IVec3::new(a, b, 35), Voxel::Solid).unwrap();
-            }
-        }
+        let world = cup(56, 20..36);
         let (outside, inside) = (IVec3::new(2, 27, 27), IVec3::new(22, 28, 27));
         let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
         // Turns short beside either side's work.
