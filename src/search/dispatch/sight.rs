@@ -40,27 +40,19 @@ pub(super) fn nearer_end(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVe
         start + p.as_ivec3()
     };
     let blocked = |i: i64| !world.passable(at(i), pass);
-    // Steps from each end to its nearest blocked voxel, once found.
-    let (mut from_start, mut from_goal) = (None, None);
+    // The first blocked voxel from either end: its steps from that end, and which end.
+    // The ends meet at step len / 2; past it, each walk would read voxels the other has read.
     let mut k = 1;
-    // The ends meet at step len / 2; past it, each walk reads voxels the other has read.
-    while from_start.is_none() && from_goal.is_none() {
+    let (first, goal_first) = loop {
         if 2 * k > len {
             return None;
         }
-        if blocked(k) {
-            from_start = Some(k);
+        match (blocked(k), blocked(len - k)) {
+            (true, true) => return None,
+            (true, false) => break (k, false),
+            (false, true) => break (k, true),
+            (false, false) => k += 1,
         }
-        if blocked(len - k) {
-            from_goal = Some(k);
-        }
-        k += 1;
-    }
-    let (first, goal_first) = match (from_start, from_goal) {
-        (Some(_), Some(_)) => return None,
-        (Some(s), None) => (s, false),
-        (None, Some(g)) => (g, true),
-        (None, None) => unreachable!("the walk stops at a blocked voxel"),
     };
     // The other end's nearest blocked voxel: at most `len - first` steps from it (the one
     // found), so the walk ends; clearly farther once past `first + len / MARGIN`.
