@@ -236,11 +236,17 @@ impl VoxelWorld {
     #[inline]
     fn solid_mask(&self, v: IVec3) -> u32 {
         let last = self.dims().as_ivec3() - 1;
-        let mut mask = self.outside_mask(v, last);
+        // Neighbours outside the world only where `v` is on its boundary (`v - 1` wraps to a
+        // large unsigned value at 0).
+        let inner = |a: usize| ((v[a] - 1) as u32) < (last[a] - 1) as u32;
+        let mut mask = if inner(0) && inner(1) && inner(2) { 0 } else { self.outside_mask(v, last) };
         let solid = self.solid_layer();
         let (c, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
         let home = self.chunk_index(c);
-        if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
+        // The axes along which `v` lies on a face of its chunk (local 0 or 15).
+        let face = |a: usize| u32::from((l[a] + 1) & CHUNK_MASK < 2) << a;
+        let on = face(0) | face(1) | face(2);
+        if on == 0 {
             // All 9 rows lie in v's chunk: rows `(ly + dy, lz + dz)` at `16 (dz + 1) + dy + 1`
             // from the first, their bits at `bit(-1, dy, dz) = 9 (dz + 1) + 3 (dy + 1)`.
             if solid.chunk_is_empty(home) {
@@ -265,7 +271,11 @@ impl VoxelWorld {
             mask |= plane(four(0) >> shift) | plane(four(16) >> shift) << 9 | plane(four(31) >> (shift + 16)) << 18;
             return mask;
         }
-        // Across a chunk border: the neighbourhood reaches at most one chunk further along
+        // On one chunk face (the common case across borders): the rows of two chunks.
+        if on.count_ones() == 1 {
+            return mask | self.solid_face_mask(c, l, home, on.trailing_zeros() as usize);
+        }
+        // Across a chunk edge or corner: the neighbourhood reaches at most one chunk further along
         // each axis (`step`: -1, 0 or 1), so its rows lie in the home chunk and the chunks
         // `step` away along y, z or both, and each row's x-neighbour bit in the chunk `step.x`
         // away: at most 8 chunks, whose slots are looked up once, with no branch on which
@@ -307,17 +317,88 @@ impl VoxelWorld {
         mask
     }
 
+    /// [`solid_mask`](Self::solid_mask)'s rows (without the bits outside the world) for a
+    /// voxel at local `l` of chunk `c` (index `home`) on exactly one face of its chunk, across
+    /// `axis`: its neighbourhood's rows lie in the home chunk and the one across that face
+    /// (the home chunk stands in where there is none: the bits read there lie outside the
+    /// world, which the caller's mask has). Each plane's three rows are read and packed as in
+    /// the interior: 16 bits apart, the 3 bits about `x` of each taken at once.
+    #[inline]
+    fn solid_face_mask(&self, c: IVec3, l: IVec3, home: usize, axis: usize) -> u32 {
+        let solid = self.solid_layer();
+        let out = if l[axis] == 0 { -1 } else { 1 };
+        let mut next = c;
+        next[axis] += out;
+        let other = if next[axis] >= 0 && next[axis] < self.chunk_dims()[axis] { self.chunk_index(next) } else { home };
+        let (slots, table) = solid.slot_table();
+        let (home_slot, other_slot) = (slots[home] as usize, slots[other] as usize);
+        if home_slot == 0 && other_slot == 0 {
+            // Both empty (the shared slot 0), as in open space.
+            return 0;
+        }
+        let (h, o) = (&table[home_slot], &table[other_slot]);
+        // The 9 bits of a plane from its three rows packed 16 bits apart, `x - 1` at bit 0.
+        let plane = |w: u64| {
+            let t = w & 0x0007_0007_0007;
+            (t | t >> 13 | t >> 26) as u32 & 0x1FF
+        };
+        let three = |rows: &[u16; (CHUNK * CHUNK) as usize], at: usize| {
+            u64::from(rows[at - 1]) | u64::from(rows[at]) << 16 | u64::from(rows[at + 1]) << 32
+        };
+        let row = |rows: &[u16; (CHUNK * CHUNK) as usize], ly: i32, lz: i32| {
+            u64::from(rows[((lz << CHUNK_SHIFT) | ly) as usize])
+        };
+        let mut mask = 0;
+        for (k, dz) in (-1..=1).enumerate() {
+            let lz = l.z + dz;
+            let w = match axis {
+                // Across x: each row's bit at `x - 1` (lx 0) or `x + 1` (lx 15) is the other
+                // chunk's, in the same row.
+                0 => {
+                    let at = ((lz << CHUNK_SHIFT) | l.y) as usize;
+                    let (wh, wo) = (three(h, at), three(o, at));
+                    if out < 0 {
+                        (wh << 1 & 0x0006_0006_0006) | (wo >> 15 & 0x0001_0001_0001)
+                    } else {
+                        (wh >> 14 & 0x0003_0003_0003) | (wo << 2 & 0x0004_0004_0004)
+                    }
+                }
+                // Across y: the row at `y - 1` (ly 0) or `y + 1` (ly 15) is the other chunk's.
+                1 => {
+                    let rows = if out < 0 {
+                        [row(o, CHUNK_MASK, lz), row(h, 0, lz), row(h, 1, lz)]
+                    } else {
+                        [row(h, CHUNK_MASK - 1, lz), row(h, CHUNK_MASK, lz), row(o, 0, lz)]
+                    };
+                    (rows[0] | rows[1] << 16 | rows[2] << 32) >> (l.x - 1)
+                }
+                // Across z: one of the planes is the other chunk's.
+                _ => {
+                    let (rows, lz) = match lz {
+                        -1 => (o, CHUNK_MASK),
+                        CHUNK => (o, 0),
+                        _ => (h, lz),
+                    };
+                    three(rows, ((lz << CHUNK_SHIFT) | l.y) as usize) >> (l.x - 1)
+                }
+            };
+            mask |= plane(w) << (9 * k);
+        }
+        mask
+    }
+
     /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
     /// `v` must be inside the world.
     #[inline]
     pub(crate) fn blocked_mask(&self, v: IVec3, pass: Pass) -> u32 {
+        // Where only solid voxels block (the usual case): the solid layer's rows alone.
+        if pass.radius == 0 && !pass.air_blocked && (!pass.water_blocked || self.water_layer().is_empty()) {
+            return self.solid_mask(v);
+        }
         if pass.radius > 0 {
             return self.blocked_mask(v, pass.media_only()) | self.near_solid_mask(v, i32::from(pass.radius));
         }
         let read_water = (pass.water_blocked || pass.air_blocked) && !self.water_layer().is_empty();
-        if !read_water && !pass.air_blocked {
-            return self.solid_mask(v);
-        }
         let last = self.dims().as_ivec3() - 1;
         let mut mask = self.outside_mask(v, last);
         let (wmask, amask) = (if pass.water_blocked { 0xFFFF } else { 0 }, if pass.air_blocked { 0xFFFF } else { 0 });
