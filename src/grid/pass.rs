@@ -319,35 +319,45 @@ impl VoxelWorld {
 
     /// [`solid_mask`](Self::solid_mask)'s rows (without the bits outside the world) for a
     /// voxel at local `l` of chunk `c` (index `home`) on exactly one face of its chunk, across
-    /// `axis`: its neighbourhood's rows lie in the home chunk and the one across that face
-    /// (the home chunk stands in where there is none: the bits read there lie outside the
-    /// world, which the caller's mask has). Each plane's three rows are read and packed as in
-    /// the interior: 16 bits apart, the 3 bits about `x` of each taken at once.
+    /// `axis` (see [`face_rows_mask`](Self::face_rows_mask)).
     #[inline]
     fn solid_face_mask(&self, c: IVec3, l: IVec3, home: usize, axis: usize) -> u32 {
-        let solid = self.solid_layer();
-        let out = if l[axis] == 0 { -1 } else { 1 };
-        let mut next = c;
-        next[axis] += out;
-        let other = if next[axis] >= 0 && next[axis] < self.chunk_dims()[axis] { self.chunk_index(next) } else { home };
-        let (slots, table) = solid.slot_table();
+        let other = self.across_face(c, l, home, axis);
+        let (slots, table) = self.solid_layer().slot_table();
         let (home_slot, other_slot) = (slots[home] as usize, slots[other] as usize);
         if home_slot == 0 && other_slot == 0 {
             // Both empty (the shared slot 0), as in open space.
             return 0;
         }
         let (h, o) = (&table[home_slot], &table[other_slot]);
+        Self::face_rows_mask(l, axis, |home, i| u64::from(if home { h[i] } else { o[i] }))
+    }
+
+    /// The chunk across the face of chunk `c` (index `home`) that local `l` lies on along
+    /// `axis`; `home` itself where there is none (the bits read there then lie outside the
+    /// world, which the masks' callers already have).
+    #[inline]
+    fn across_face(&self, c: IVec3, l: IVec3, home: usize, axis: usize) -> usize {
+        let mut next = c;
+        next[axis] += if l[axis] == 0 { -1 } else { 1 };
+        if next[axis] >= 0 && next[axis] < self.chunk_dims()[axis] { self.chunk_index(next) } else { home }
+    }
+
+    /// The 27 bits of the neighbourhood of a voxel at local `l` on exactly one face of its
+    /// chunk, across `axis`, its rows read by `row(home, i)`: row `i = (lz << 4) | ly` of the
+    /// home chunk or of the one across the face, blocked bits set. Each plane's three rows are
+    /// packed 16 bits apart and the 3 bits about `x` of each taken at once, as in the interior;
+    /// across x, each row's outer bit comes from the other chunk's same row.
+    #[inline(always)]
+    fn face_rows_mask(l: IVec3, axis: usize, row: impl Fn(bool, usize) -> u64) -> u32 {
+        let out = if l[axis] == 0 { -1 } else { 1 };
         // The 9 bits of a plane from its three rows packed 16 bits apart, `x - 1` at bit 0.
         let plane = |w: u64| {
             let t = w & 0x0007_0007_0007;
             (t | t >> 13 | t >> 26) as u32 & 0x1FF
         };
-        let three = |rows: &[u16; (CHUNK * CHUNK) as usize], at: usize| {
-            u64::from(rows[at - 1]) | u64::from(rows[at]) << 16 | u64::from(rows[at + 1]) << 32
-        };
-        let row = |rows: &[u16; (CHUNK * CHUNK) as usize], ly: i32, lz: i32| {
-            u64::from(rows[((lz << CHUNK_SHIFT) | ly) as usize])
-        };
+        let three = |home: bool, at: usize| row(home, at - 1) | row(home, at) << 16 | row(home, at + 1) << 32;
+        let at = |ly: i32, lz: i32| ((lz << CHUNK_SHIFT) | ly) as usize;
         let mut mask = 0;
         for (k, dz) in (-1..=1).enumerate() {
             let lz = l.z + dz;
@@ -355,8 +365,7 @@ impl VoxelWorld {
                 // Across x: each row's bit at `x - 1` (lx 0) or `x + 1` (lx 15) is the other
                 // chunk's, in the same row.
                 0 => {
-                    let at = ((lz << CHUNK_SHIFT) | l.y) as usize;
-                    let (wh, wo) = (three(h, at), three(o, at));
+                    let (wh, wo) = (three(true, at(l.y, lz)), three(false, at(l.y, lz)));
                     if out < 0 {
                         (wh << 1 & 0x0006_0006_0006) | (wo >> 15 & 0x0001_0001_0001)
                     } else {
@@ -366,25 +375,55 @@ impl VoxelWorld {
                 // Across y: the row at `y - 1` (ly 0) or `y + 1` (ly 15) is the other chunk's.
                 1 => {
                     let rows = if out < 0 {
-                        [row(o, CHUNK_MASK, lz), row(h, 0, lz), row(h, 1, lz)]
+                        [row(false, at(CHUNK_MASK, lz)), row(true, at(0, lz)), row(true, at(1, lz))]
                     } else {
-                        [row(h, CHUNK_MASK - 1, lz), row(h, CHUNK_MASK, lz), row(o, 0, lz)]
+                        [row(true, at(CHUNK_MASK - 1, lz)), row(true, at(CHUNK_MASK, lz)), row(false, at(0, lz))]
                     };
                     (rows[0] | rows[1] << 16 | rows[2] << 32) >> (l.x - 1)
                 }
                 // Across z: one of the planes is the other chunk's.
                 _ => {
-                    let (rows, lz) = match lz {
-                        -1 => (o, CHUNK_MASK),
-                        CHUNK => (o, 0),
-                        _ => (h, lz),
+                    let (home, lz) = match lz {
+                        -1 => (false, CHUNK_MASK),
+                        CHUNK => (false, 0),
+                        _ => (true, lz),
                     };
-                    three(rows, ((lz << CHUNK_SHIFT) | l.y) as usize) >> (l.x - 1)
+                    three(home, at(l.y, lz)) >> (l.x - 1)
                 }
             };
             mask |= plane(w) << (9 * k);
         }
         mask
+    }
+
+    /// [`blocked_mask`](Self::blocked_mask) where water or air block, for a voxel at local
+    /// `l` of chunk `c` (index `home`) inside its chunk (`on` 0) or on one face of it (`on`
+    /// the bit of that axis): each row is the solid row, the water row where water blocks and
+    /// its complement where air blocks, read plane by plane as the solid rows are.
+    #[inline]
+    fn media_rows_mask(&self, c: IVec3, l: IVec3, home: usize, on: u32, pass: Pass) -> u32 {
+        let ((solid_slots, solid), (water_slots, water)) =
+            (self.solid_layer().slot_table(), self.water_layer().slot_table());
+        let rows = |chunk: usize| (&solid[solid_slots[chunk] as usize], &water[water_slots[chunk] as usize]);
+        let (wmask, amask) = (if pass.water_blocked { 0xFFFF } else { 0 }, if pass.air_blocked { 0xFFFF } else { 0 });
+        let combined = |(s, w): (&[u16; (CHUNK * CHUNK) as usize], &[u16; (CHUNK * CHUNK) as usize]), i: usize| {
+            u64::from(s[i] | (w[i] & wmask) | (!w[i] & amask))
+        };
+        let h = rows(home);
+        if on == 0 {
+            // All 9 rows lie in the home chunk.
+            let mut mask = 0;
+            for (k, dz) in (-1..=1).enumerate() {
+                let at = (((l.z + dz) << CHUNK_SHIFT) | l.y) as usize;
+                let t = (combined(h, at - 1) | combined(h, at) << 16 | combined(h, at + 1) << 32) >> (l.x - 1)
+                    & 0x0007_0007_0007;
+                mask |= ((t | t >> 13 | t >> 26) as u32 & 0x1FF) << (9 * k);
+            }
+            return mask;
+        }
+        let axis = on.trailing_zeros() as usize;
+        let o = rows(self.across_face(c, l, home, axis));
+        Self::face_rows_mask(l, axis, |home, i| combined(if home { h } else { o }, i))
     }
 
     /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
@@ -401,6 +440,13 @@ impl VoxelWorld {
         let read_water = (pass.water_blocked || pass.air_blocked) && !self.water_layer().is_empty();
         let last = self.dims().as_ivec3() - 1;
         let mut mask = self.outside_mask(v, last);
+        let (c, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
+        let face = |a: usize| u32::from((l[a] + 1) & CHUNK_MASK < 2) << a;
+        let on = face(0) | face(1) | face(2);
+        if on.count_ones() <= 1 {
+            // Inside its chunk or on one face: the rows of one or two chunks, plane by plane.
+            return mask | self.media_rows_mask(c, l, self.chunk_index(c), on, pass);
+        }
         let (wmask, amask) = (if pass.water_blocked { 0xFFFF } else { 0 }, if pass.air_blocked { 0xFFFF } else { 0 });
         let cx = v.x >> CHUNK_SHIFT;
         let lx = v.x & CHUNK_MASK;
@@ -409,23 +455,7 @@ impl VoxelWorld {
             let w = if read_water { self.water_layer().row(chunk, ly, lz) } else { 0 };
             s | (w & wmask) | (!w & amask)
         };
-        let l = v & CHUNK_MASK;
-        if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
-            // All 9 rows lie in v's chunk, and all 3 bits of each row in one u16.
-            let c = self.chunk_index(v >> CHUNK_SHIFT);
-            if !pass.air_blocked
-                && self.solid_layer().chunk_is_empty(c)
-                && (!read_water || self.water_layer().chunk_is_empty(c))
-            {
-                return mask;
-            }
-            for dz in -1..=1 {
-                for dy in -1..=1 {
-                    mask |= (row(c, l.y + dy, l.z + dz) >> (lx - 1) & 7) << bit(-1, dy, dz);
-                }
-            }
-            return mask;
-        }
+        // Across a chunk edge or corner: row by row.
         for dz in -1..=1 {
             let z = v.z + dz;
             if z < 0 || z > last.z {
