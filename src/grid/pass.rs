@@ -69,6 +69,22 @@ const fn face_mask(axis: usize, side: i32) -> u32 {
 const OUTSIDE: [[u32; 2]; 3] =
     [[face_mask(0, -1), face_mask(0, 1)], [face_mask(1, -1), face_mask(1, 1)], [face_mask(2, -1), face_mask(2, 1)]];
 
+/// The 9 bits of one plane of a neighbourhood mask from its three rows packed 16 bits apart
+/// in `w`, each row's bit at `x - 1` at its bit 0 (see `moves` for the order).
+#[inline(always)]
+fn pack_plane(w: u64) -> u32 {
+    let t = w & 0x0007_0007_0007;
+    (t | t >> 13 | t >> 26) as u32 & 0x1FF
+}
+
+/// The axes (bit `a` for axis `a`) along which local chunk coordinates `l` lie on a face of
+/// their chunk (0 or 15).
+#[inline(always)]
+fn chunk_faces(l: IVec3) -> u32 {
+    let face = |a: usize| u32::from((l[a] + 1) & CHUNK_MASK < 2) << a;
+    face(0) | face(1) | face(2)
+}
+
 impl VoxelWorld {
     /// Whether `v` is inside the world and of a medium `pass` allows.
     #[inline]
@@ -243,9 +259,7 @@ impl VoxelWorld {
         let solid = self.solid_layer();
         let (c, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
         let home = self.chunk_index(c);
-        // The axes along which `v` lies on a face of its chunk (local 0 or 15).
-        let face = |a: usize| u32::from((l[a] + 1) & CHUNK_MASK < 2) << a;
-        let on = face(0) | face(1) | face(2);
+        let on = chunk_faces(l);
         if on == 0 {
             // All 9 rows lie in v's chunk: rows `(ly + dy, lz + dz)` at `16 (dz + 1) + dy + 1`
             // from the first, their bits at `bit(-1, dy, dz) = 9 (dz + 1) + 3 (dy + 1)`.
@@ -263,12 +277,10 @@ impl VoxelWorld {
                     | u64::from(rows[at + 2]) << 32
                     | u64::from(rows[at + 3]) << 48
             };
-            let plane = |w: u64| {
-                let t = w & 0x0007_0007_0007;
-                (t | t >> 13 | t >> 26) as u32 & 0x1FF
-            };
             let shift = l.x - 1;
-            mask |= plane(four(0) >> shift) | plane(four(16) >> shift) << 9 | plane(four(31) >> (shift + 16)) << 18;
+            mask |= pack_plane(four(0) >> shift)
+                | pack_plane(four(16) >> shift) << 9
+                | pack_plane(four(31) >> (shift + 16)) << 18;
             return mask;
         }
         // On one chunk face (the common case across borders): the rows of two chunks.
@@ -351,11 +363,6 @@ impl VoxelWorld {
     #[inline(always)]
     fn face_rows_mask(l: IVec3, axis: usize, row: impl Fn(bool, usize) -> u64) -> u32 {
         let out = if l[axis] == 0 { -1 } else { 1 };
-        // The 9 bits of a plane from its three rows packed 16 bits apart, `x - 1` at bit 0.
-        let plane = |w: u64| {
-            let t = w & 0x0007_0007_0007;
-            (t | t >> 13 | t >> 26) as u32 & 0x1FF
-        };
         let three = |home: bool, at: usize| row(home, at - 1) | row(home, at) << 16 | row(home, at + 1) << 32;
         let at = |ly: i32, lz: i32| ((lz << CHUNK_SHIFT) | ly) as usize;
         let mut mask = 0;
@@ -391,7 +398,7 @@ impl VoxelWorld {
                     three(home, at(l.y, lz)) >> (l.x - 1)
                 }
             };
-            mask |= plane(w) << (9 * k);
+            mask |= pack_plane(w) << (9 * k);
         }
         mask
     }
@@ -415,9 +422,8 @@ impl VoxelWorld {
             let mut mask = 0;
             for (k, dz) in (-1..=1).enumerate() {
                 let at = (((l.z + dz) << CHUNK_SHIFT) | l.y) as usize;
-                let t = (combined(h, at - 1) | combined(h, at) << 16 | combined(h, at + 1) << 32) >> (l.x - 1)
-                    & 0x0007_0007_0007;
-                mask |= ((t | t >> 13 | t >> 26) as u32 & 0x1FF) << (9 * k);
+                let w = combined(h, at - 1) | combined(h, at) << 16 | combined(h, at + 1) << 32;
+                mask |= pack_plane(w >> (l.x - 1)) << (9 * k);
             }
             return mask;
         }
@@ -441,8 +447,7 @@ impl VoxelWorld {
         let last = self.dims().as_ivec3() - 1;
         let mut mask = self.outside_mask(v, last);
         let (c, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
-        let face = |a: usize| u32::from((l[a] + 1) & CHUNK_MASK < 2) << a;
-        let on = face(0) | face(1) | face(2);
+        let on = chunk_faces(l);
         if on.count_ones() <= 1 {
             // Inside its chunk or on one face: the rows of one or two chunks, plane by plane.
             return mask | self.media_rows_mask(c, l, self.chunk_index(c), on, pass);
