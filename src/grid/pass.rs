@@ -432,6 +432,15 @@ impl VoxelWorld {
         Self::face_rows_mask(l, axis, |home, i| combined(if home { h } else { o }, i))
     }
 
+    /// [`blocked_mask`](Self::blocked_mask) for an agent with clearance: the solid voxels
+    /// dilated by its radius, which cover the solid (and the outside) themselves, and the
+    /// voxels of media it may not enter. Apart, so that the mask of radius 0 stays small.
+    #[inline(never)]
+    fn clearance_mask(&self, v: IVec3, pass: Pass) -> u32 {
+        let near = self.near_solid_mask(v, i32::from(pass.radius));
+        if pass.air_blocked || pass.water_blocked { near | self.blocked_mask(v, pass.media_only()) } else { near }
+    }
+
     /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
     /// `v` must be inside the world.
     #[inline]
@@ -441,7 +450,7 @@ impl VoxelWorld {
             return self.solid_mask(v);
         }
         if pass.radius > 0 {
-            return self.blocked_mask(v, pass.media_only()) | self.near_solid_mask(v, i32::from(pass.radius));
+            return self.clearance_mask(v, pass);
         }
         let read_water = (pass.water_blocked || pass.air_blocked) && !self.water_layer().is_empty();
         let last = self.dims().as_ivec3() - 1;
