@@ -16,6 +16,7 @@
 use glam::IVec3;
 
 use super::layer::{CHUNK, CHUNK_MASK, CHUNK_SHIFT};
+use super::moves::bit;
 use super::pass::Pass;
 use super::world::VoxelWorld;
 
@@ -107,6 +108,35 @@ impl ScanCache {
         let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
         let dir = axis + if reversed { 3 } else { 0 };
         self.events[page * PAGE + dir * ROWS + (((v & CHUNK_MASK) << CHUNK_SHIFT) | (u & CHUNK_MASK)) as usize]
+    }
+
+    /// The 3x3x3 mask of the voxels around `v` (inside the world) blocked for the cache's
+    /// media, as [`VoxelWorld::blocked_mask`] gives it, from the events' blocked bits (the
+    /// chunks read if not yet). For agents with clearance, whose masks the world derives by
+    /// dilating the solid voxels around `v` at each call, where the cache dilated each chunk
+    /// once.
+    pub(crate) fn blocked_mask(&mut self, world: &VoxelWorld, v: IVec3) -> u32 {
+        let (cx, lx) = (v.x >> CHUNK_SHIFT, v.x & CHUNK_MASK);
+        let mut mask = 0;
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                let (y, z) = (v.y + dy, v.z + dz);
+                let bits = if y < 0 || z < 0 || y >= self.dims.y || z >= self.dims.z {
+                    7
+                } else {
+                    let row = self.events(world, 0, false, cx, y, z);
+                    if lx == 0 {
+                        self.events(world, 0, false, cx - 1, y, z) >> CHUNK_MASK & 1 | (row & 3) << 1
+                    } else if lx == CHUNK_MASK {
+                        row >> (CHUNK - 2) & 3 | (self.events(world, 0, false, cx + 1, y, z) & 1) << 2
+                    } else {
+                        row >> (lx - 1) & 7
+                    }
+                };
+                mask |= bits << bit(-1, dy, dz);
+            }
+        }
+        mask
     }
 
     /// Reads chunk `cc` with a one-voxel halo and stores its events.
@@ -224,6 +254,34 @@ mod tests {
     use super::*;
     use crate::medium::Media;
     use glam::UVec3;
+
+    /// The cache's masks are the world's, for every voxel, media and a few clearances, on a
+    /// world of solid and water across chunk borders on every axis.
+    #[test]
+    fn masks_match_the_worlds() {
+        let w = crate::grid::seeded::Rng(5).media_world(UVec3::new(37, 34, 19), (2, 3), |_| true);
+        let mut cache = ScanCache::default();
+        let dims = w.dims().as_ivec3();
+        let centre = 1 << bit(0, 0, 0);
+        let mut mixed = 0;
+        for media in [Media::ANY, Media::AIR, Media::WATER] {
+            for radius in [0, 1, 2] {
+                let pass = Pass::new(&media).with_radius(radius);
+                cache.reset(&w, pass);
+                for z in 0..dims.z {
+                    for y in 0..dims.y {
+                        for x in 0..dims.x {
+                            let v = IVec3::new(x, y, z);
+                            let want = w.blocked_mask(v, pass) & !centre;
+                            assert_eq!(cache.blocked_mask(&w, v) & !centre, want, "{v} {media:?} radius {radius}");
+                            mixed += usize::from(want != 0 && want != (1 << 27) - 1 - centre);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(mixed > 10_000, "{mixed}");
+    }
 
     #[test]
     fn events_match_voxel_reads_on_every_axis() {

@@ -291,6 +291,13 @@ impl Sweeper<'_> {
         self.canon.forced(m, mask) != 0
     }
 
+    /// The 3x3x3 mask of the voxels around `y` blocked for `pass`: for agents with clearance
+    /// from the scan cache (which dilated each chunk once), else from the world.
+    #[inline]
+    fn blocked_mask(&mut self, world: &VoxelWorld, y: IVec3, pass: Pass) -> u32 {
+        if pass.radius() > 0 { self.cache.blocked_mask(world, y) } else { world.blocked_mask(y, pass) }
+    }
+
     #[inline]
     fn beyond(&self, g: u64, y: IVec3) -> bool {
         g + self.config.heuristic.estimate(self.goal - y, &self.config.costs) > self.bound
@@ -539,7 +546,7 @@ impl JumpSearch {
             self.stats.expanded += 1;
             self.work += 1;
             self.nodes.rec[slot].pending = 0;
-            let mask = world.blocked_mask(v, pass);
+            let mask = sweeper.blocked_mask(world, v, pass);
             // Sweeps stop where `f` exceeds the current minimum: they cover the search's
             // current `f` level (its symmetric paths) and no further.
             sweeper.bound = f;
@@ -613,7 +620,7 @@ impl JumpSearch {
                 break;
             }
             self.left -= 1;
-            let mask = world.blocked_mask(y, pass);
+            let mask = j.blocked_mask(world, y, pass);
             if j.forced(m, mask) {
                 self.relax(y, gy, m);
                 break;
@@ -728,7 +735,7 @@ impl JumpSearch {
                     return;
                 }
                 self.left -= 1;
-                if cand >> i & 1 != 0 && j.canon.forced(m, world.blocked_mask(y, pass)) != 0 {
+                if cand >> i & 1 != 0 && j.canon.forced(m, j.blocked_mask(world, y, pass)) != 0 {
                     self.relax(y, gy, m);
                     return;
                 }
