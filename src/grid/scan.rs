@@ -117,6 +117,23 @@ impl ScanCache {
     /// once.
     pub(crate) fn blocked_mask(&mut self, world: &VoxelWorld, v: IVec3) -> u32 {
         let (cx, lx) = (v.x >> CHUNK_SHIFT, v.x & CHUNK_MASK);
+        let l = v & CHUNK_MASK;
+        if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
+            // Inside its chunk: the nine rows of its page.
+            let cc = v >> CHUNK_SHIFT;
+            let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
+            let entry = self.table[chunk];
+            let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
+            let rows = &self.events[page * PAGE..][..ROWS];
+            let mut mask = 0;
+            for dz in -1..=1 {
+                for dy in -1..=1 {
+                    let row = rows[(((l.z + dz) << CHUNK_SHIFT) | (l.y + dy)) as usize];
+                    mask |= (row >> (lx - 1) & 7) << bit(-1, dy, dz);
+                }
+            }
+            return mask;
+        }
         let mut mask = 0;
         for dz in -1..=1 {
             for dy in -1..=1 {
