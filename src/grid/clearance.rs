@@ -76,6 +76,40 @@ impl VoxelWorld {
         acc & all
     }
 
+    /// [`solid_window`](Self::solid_window) of the rows `y0 .. y0 + out.len()` of plane `z`
+    /// into `out`: where they all lie inside the world, read chunk by chunk (each chunk
+    /// looked up once, its rows in a run), else row by row.
+    fn solid_windows(&self, x0: i32, y0: i32, z: i32, width: u32, out: &mut [u64]) {
+        let dims = self.dims().as_ivec3();
+        let (x1, y1) = (x0 + width as i32 - 1, y0 + out.len() as i32 - 1);
+        if x0 < 0 || y0 < 0 || z < 0 || x1 >= dims.x || y1 >= dims.y || z >= dims.z {
+            for (y, o) in (y0..).zip(out.iter_mut()) {
+                *o = self.solid_window(x0, y, z, width);
+            }
+            return;
+        }
+        out.fill(0);
+        let (slots, table) = self.solid_layer().slot_table();
+        let (cz, lz) = (z >> CHUNK_SHIFT, z & CHUNK_MASK);
+        for cy in (y0 >> CHUNK_SHIFT)..=(y1 >> CHUNK_SHIFT) {
+            let (ya, yb) = (y0.max(cy << CHUNK_SHIFT), y1.min((cy << CHUNK_SHIFT) | CHUNK_MASK) + 1);
+            let (out_at, in_at, len) =
+                ((ya - y0) as usize, ((lz << CHUNK_SHIFT) | (ya & CHUNK_MASK)) as usize, (yb - ya) as usize);
+            for cx in (x0 >> CHUNK_SHIFT)..=(x1 >> CHUNK_SHIFT) {
+                let rows = &table[slots[self.chunk_index(IVec3::new(cx, cy, cz))] as usize][in_at..in_at + len];
+                let shift = (cx << CHUNK_SHIFT) - x0;
+                let (left, right) = (shift.max(0) as u32, (-shift).max(0) as u32);
+                for (o, &row) in out[out_at..out_at + len].iter_mut().zip(rows) {
+                    *o |= u64::from(row) << left >> right;
+                }
+            }
+        }
+        let all = low_bits(width);
+        for o in out {
+            *o &= all;
+        }
+    }
+
     /// Whether every chunk that the voxel box `min..=max` touches lies wholly inside the world
     /// and holds no solid voxel (a test on the chunk table alone).
     #[inline]
@@ -113,8 +147,9 @@ impl VoxelWorld {
         out.fill(0);
         let mut layer = [0u64; MAX_INPUT];
         for zi in 0..iz {
-            for (yi, d) in layer[..iy].iter_mut().enumerate() {
-                let w = self.solid_window(min.x - r, min.y - r + yi as i32, min.z - r + zi as i32, in_width);
+            self.solid_windows(min.x - r, min.y - r, min.z - r + zi as i32, in_width, &mut layer[..iy]);
+            for d in &mut layer[..iy] {
+                let w = *d;
                 let mut x = 0;
                 for k in 0..=span {
                     x |= w >> k;
