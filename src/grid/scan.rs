@@ -116,44 +116,61 @@ impl ScanCache {
     /// dilating the solid voxels around `v` at each call, where the cache dilated each chunk
     /// once.
     pub(crate) fn blocked_mask(&mut self, world: &VoxelWorld, v: IVec3) -> u32 {
-        let (cx, lx) = (v.x >> CHUNK_SHIFT, v.x & CHUNK_MASK);
-        let l = v & CHUNK_MASK;
+        let (cc, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
         if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
             // Inside its chunk: the nine rows of its page.
-            let cc = v >> CHUNK_SHIFT;
-            let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
-            let entry = self.table[chunk];
-            let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
+            let page = self.page_of(world, cc).expect("inside the world");
             let rows = &self.events[page * PAGE..][..ROWS];
             let mut mask = 0;
             for dz in -1..=1 {
                 for dy in -1..=1 {
                     let row = rows[(((l.z + dz) << CHUNK_SHIFT) | (l.y + dy)) as usize];
-                    mask |= (row >> (lx - 1) & 7) << bit(-1, dy, dz);
+                    mask |= (row >> (l.x - 1) & 7) << bit(-1, dy, dz);
                 }
             }
             return mask;
         }
+        // On a chunk's face, edge or corner: each row from its chunk's page, the at most eight
+        // pages looked up once (`None` inside: a chunk outside the world, all blocked).
+        let across = |a: usize| if l[a] == 0 { -1 } else { i32::from(l[a] == CHUNK_MASK) };
+        let step = IVec3::new(across(0), across(1), across(2));
+        let mut pages: [Option<Option<usize>>; 8] = [None; 8];
         let mut mask = 0;
         for dz in -1..=1 {
             for dy in -1..=1 {
-                let (y, z) = (v.y + dy, v.z + dz);
-                let bits = if y < 0 || z < 0 || y >= self.dims.y || z >= self.dims.z {
-                    7
-                } else {
-                    let row = self.events(world, 0, false, cx, y, z);
-                    if lx == 0 {
-                        self.events(world, 0, false, cx - 1, y, z) >> CHUNK_MASK & 1 | (row & 3) << 1
-                    } else if lx == CHUNK_MASK {
-                        row >> (CHUNK - 2) & 3 | (self.events(world, 0, false, cx + 1, y, z) & 1) << 2
-                    } else {
-                        row >> (lx - 1) & 7
+                let (ly, lz) = (l.y + dy, l.z + dz);
+                let (oy, oz) = (!(0..CHUNK).contains(&ly), !(0..CHUNK).contains(&lz));
+                let at = (((lz & CHUNK_MASK) << CHUNK_SHIFT) | (ly & CHUNK_MASK)) as usize;
+                let mut row = |ox: bool| -> u32 {
+                    let k = usize::from(ox) | usize::from(oy) << 1 | usize::from(oz) << 2;
+                    let o = IVec3::new(i32::from(ox), i32::from(oy), i32::from(oz)) * step;
+                    match *pages[k].get_or_insert_with(|| self.page_of(world, cc + o)) {
+                        Some(page) => self.events[page * PAGE + at] & 0xFFFF,
+                        None => 0xFFFF,
                     }
+                };
+                let bits = if l.x == 0 {
+                    row(true) >> CHUNK_MASK & 1 | (row(false) & 3) << 1
+                } else if l.x == CHUNK_MASK {
+                    row(false) >> (CHUNK - 2) & 3 | (row(true) & 1) << 2
+                } else {
+                    row(false) >> (l.x - 1) & 7
                 };
                 mask |= bits << bit(-1, dy, dz);
             }
         }
         mask
+    }
+
+    /// The page of chunk `cc` (read if not yet), `None` if it lies outside the world.
+    #[inline]
+    fn page_of(&mut self, world: &VoxelWorld, cc: IVec3) -> Option<usize> {
+        if cc.cmplt(IVec3::ZERO).any() || cc.cmpge(self.chunk_dims).any() {
+            return None;
+        }
+        let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
+        let entry = self.table[chunk];
+        Some(if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) })
     }
 
     /// Reads chunk `cc` with a one-voxel halo and stores its events.
