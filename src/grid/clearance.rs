@@ -46,6 +46,16 @@ fn windows3(w: &[u64]) -> [u64; 3] {
     [w[0] | w[1] | common, w[1] | common | w[n - 2], common | w[n - 2] | w[n - 1]]
 }
 
+/// ORs chunk rows of x-chunk `cx` into `out`, bit `i` of an output row for voxel `x0 + i`.
+#[inline(always)]
+fn or_rows(rows: &[u16], cx: i32, x0: i32, out: &mut [u64]) {
+    let shift = (cx << CHUNK_SHIFT) - x0;
+    let (left, right) = (shift.max(0) as u32, (-shift).max(0) as u32);
+    for (o, &row) in out.iter_mut().zip(rows) {
+        *o |= u64::from(row) << left >> right;
+    }
+}
+
 impl VoxelWorld {
     /// Solid bits of the voxels `x0 .. x0 + width` of the x-row at `(y, z)` (bit `i` for
     /// `x0 + i`; `width <= 63`); voxels outside the world read as solid.
@@ -76,6 +86,13 @@ impl VoxelWorld {
         acc & all
     }
 
+    /// The solid rows of chunk `cc` (row `(lz << 4) | ly`).
+    #[inline]
+    fn solid_rows_of(&self, cc: IVec3) -> &[u16; 256] {
+        let (slots, table) = self.solid_layer().slot_table();
+        &table[slots[self.chunk_index(cc)] as usize]
+    }
+
     /// [`solid_window`](Self::solid_window) of the rows `y0 .. y0 + out.len()` of plane `z`
     /// into `out`: where they all lie inside the world, read chunk by chunk (each chunk
     /// looked up once, its rows in a run), else row by row.
@@ -89,19 +106,13 @@ impl VoxelWorld {
             return;
         }
         out.fill(0);
-        let (slots, table) = self.solid_layer().slot_table();
         let (cz, lz) = (z >> CHUNK_SHIFT, z & CHUNK_MASK);
         for cy in (y0 >> CHUNK_SHIFT)..=(y1 >> CHUNK_SHIFT) {
             let (ya, yb) = (y0.max(cy << CHUNK_SHIFT), y1.min((cy << CHUNK_SHIFT) | CHUNK_MASK) + 1);
-            let (out_at, in_at, len) =
-                ((ya - y0) as usize, ((lz << CHUNK_SHIFT) | (ya & CHUNK_MASK)) as usize, (yb - ya) as usize);
+            let at = ((lz << CHUNK_SHIFT) | (ya & CHUNK_MASK)) as usize;
+            let out = &mut out[(ya - y0) as usize..(yb - y0) as usize];
             for cx in (x0 >> CHUNK_SHIFT)..=(x1 >> CHUNK_SHIFT) {
-                let rows = &table[slots[self.chunk_index(IVec3::new(cx, cy, cz))] as usize][in_at..in_at + len];
-                let shift = (cx << CHUNK_SHIFT) - x0;
-                let (left, right) = (shift.max(0) as u32, (-shift).max(0) as u32);
-                for (o, &row) in out[out_at..out_at + len].iter_mut().zip(rows) {
-                    *o |= u64::from(row) << left >> right;
-                }
+                or_rows(&self.solid_rows_of(IVec3::new(cx, cy, cz))[at..at + out.len()], cx, x0, out);
             }
         }
         let all = low_bits(width);
@@ -235,9 +246,8 @@ impl VoxelWorld {
     /// (`n * n <= CAP`).
     #[inline]
     fn near_solid_mask_gathered<const CAP: usize>(&self, lo: IVec3, hi: IVec3, n: usize) -> u32 {
-        let (slots, table) = self.solid_layer().slot_table();
         // The box's x-rows (bit `i` for `lo.x + i`), `rows[zi * n + yi]`, gathered chunk by
-        // chunk: a chunk's slot is looked up once, its rows inside the box read plane by plane.
+        // chunk: a chunk looked up once, its rows inside the box read plane by plane.
         let mut rows = [0u64; CAP];
         let rows = &mut rows[..n * n];
         let (c_lo, c_hi) = (lo >> CHUNK_SHIFT, hi >> CHUNK_SHIFT);
@@ -247,15 +257,11 @@ impl VoxelWorld {
                 let (y0, y1) = (lo.y.max(cy << CHUNK_SHIFT), hi.y.min((cy << CHUNK_SHIFT) | CHUNK_MASK) + 1);
                 let (out_y, in_y, len) = ((y0 - lo.y) as usize, (y0 & CHUNK_MASK) as usize, (y1 - y0) as usize);
                 for cx in c_lo.x..c_hi.x + 1 {
-                    let chunk_rows = &table[slots[self.chunk_index(IVec3::new(cx, cy, cz))] as usize];
-                    let shift = (cx << CHUNK_SHIFT) - lo.x;
-                    let (left, right) = (shift.max(0) as u32, (-shift).max(0) as u32);
+                    let chunk_rows = self.solid_rows_of(IVec3::new(cx, cy, cz));
                     for z in z0..z1 {
                         let at = (z - lo.z) as usize * n + out_y;
                         let from = ((z & CHUNK_MASK) << CHUNK_SHIFT) as usize + in_y;
-                        for (out, &row) in rows[at..at + len].iter_mut().zip(&chunk_rows[from..from + len]) {
-                            *out |= u64::from(row) << left >> right;
-                        }
+                        or_rows(&chunk_rows[from..from + len], cx, lo.x, &mut rows[at..at + len]);
                     }
                 }
             }

@@ -103,9 +103,7 @@ impl ScanCache {
         cc[axis] = c;
         cc[ua] = u >> CHUNK_SHIFT;
         cc[va] = v >> CHUNK_SHIFT;
-        let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
-        let entry = self.table[chunk];
-        let page = if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) };
+        let page = self.page_at(world, cc);
         let dir = axis + if reversed { 3 } else { 0 };
         self.events[page * PAGE + dir * ROWS + (((v & CHUNK_MASK) << CHUNK_SHIFT) | (u & CHUNK_MASK)) as usize]
     }
@@ -119,7 +117,7 @@ impl ScanCache {
         let (cc, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
         if l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(CHUNK_MASK)).all() {
             // Inside its chunk: the nine rows of its page.
-            let page = self.page_of(world, cc).expect("inside the world");
+            let page = self.page_at(world, cc);
             let rows = &self.events[page * PAGE..][..ROWS];
             let mut mask = 0;
             for dz in -1..=1 {
@@ -165,12 +163,16 @@ impl ScanCache {
     /// The page of chunk `cc` (read if not yet), `None` if it lies outside the world.
     #[inline]
     fn page_of(&mut self, world: &VoxelWorld, cc: IVec3) -> Option<usize> {
-        if cc.cmplt(IVec3::ZERO).any() || cc.cmpge(self.chunk_dims).any() {
-            return None;
-        }
+        let inside = cc.cmpge(IVec3::ZERO).all() && cc.cmplt(self.chunk_dims).all();
+        inside.then(|| self.page_at(world, cc))
+    }
+
+    /// The page of chunk `cc` (inside the world), read if not yet.
+    #[inline]
+    fn page_at(&mut self, world: &VoxelWorld, cc: IVec3) -> usize {
         let chunk = ((cc.z * self.chunk_dims.y + cc.y) * self.chunk_dims.x + cc.x) as usize;
         let entry = self.table[chunk];
-        Some(if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) })
+        if entry[0] == self.stamp { entry[1] as usize } else { self.read_chunk(world, chunk, cc) }
     }
 
     /// Reads chunk `cc` with a one-voxel halo and stores its events.
