@@ -124,7 +124,7 @@ impl Canon {
     }
 
     /// The tables for `rule` and `costs`, built once per process and shared (building them
-    /// takes about a third of a millisecond, more than many whole searches).
+    /// costs more than many whole searches).
     pub(crate) fn shared(rule: DiagonalRule, costs: CostModel) -> Arc<Self> {
         static BUILT: Mutex<Vec<Arc<Canon>>> = Mutex::new(Vec::new());
         let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
