@@ -19,7 +19,7 @@ pub(crate) fn label_pieces<const N: usize>(blocked: &[u16], labels: &mut [u16]) 
     const { assert!(N >= 1 && N <= 16) };
     let rows = N * N;
     debug_assert!(blocked.len() == rows && labels.len() == rows * N);
-    let full = (1u32 << N) as u16 - 1;
+    let full = ((1u32 << N) - 1) as u16;
     // Rows of free bits, those not yet in a piece, and the piece growing (on the stack).
     let mut free = [0u16; 256];
     for (f, b) in free.iter_mut().zip(blocked) {
