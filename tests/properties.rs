@@ -24,6 +24,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
         total.errors += o.errors;
         total.world_changed += o.world_changed;
         total.clearance_paths += o.clearance_paths;
+        total.paths_across_chunks += o.paths_across_chunks;
     }
     eprintln!("{total:?}");
     // Each kind of answer must have been exercised, or the test checks nothing.
@@ -31,6 +32,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     assert!(total.errors > 3000, "{total:?}");
     assert!(total.world_changed > 80, "{total:?}");
     assert!(total.clearance_paths > 25, "{total:?}");
+    assert!(total.paths_across_chunks > 500, "{total:?}");
 }
 
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.

@@ -56,13 +56,18 @@ pub struct Outcome {
     pub world_changed: usize,
     /// Paths checked for an agent with a clearance radius.
     pub clearance_paths: usize,
+    /// Paths checked in a world wider than a 16-voxel chunk along some axis.
+    pub paths_across_chunks: usize,
 }
 
 /// Decodes a query from `data`, runs it and checks the answer; panics on any disagreement.
 pub fn check_query(data: &[u8]) -> Outcome {
     let mut b = Bytes(data);
     let seed = u64::from(b.u32()) << 32 | u64::from(b.u32());
-    let dims = UVec3::new(2 + b.below(11), 2 + b.below(11), 2 + b.below(11));
+    // Small worlds, but one axis in eight crosses the 16-voxel chunk borders (and the 8^3 node
+    // pages' and scan chunks' with them), where masks and pages read neighbouring chunks.
+    let side = |b: &mut Bytes| if b.byte() >= 224 { 14 + b.below(11) } else { 2 + b.below(11) };
+    let dims = UVec3::new(side(&mut b), side(&mut b), side(&mut b));
     let solid = b.below(40);
     let water = b.below(50);
     let world = walled_world(&mut rng(seed), dims, solid, water);
@@ -263,6 +268,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
             assert!(path.length.is_finite() && path.length >= 0.0);
             out.paths += 1;
             out.clearance_paths += usize::from(clearance > 0);
+            out.paths_across_chunks += usize::from(dims.max_element() > 16);
         }
         Err(PathError::Unreachable { .. }) => {
             assert!(optimum.is_none() && fallback == Fallback::Fail, "{config:?} {start} -> {goal}: {optimum:?}");
