@@ -21,7 +21,7 @@ use crate::grid::layer::CHUNK_SHIFT;
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::pass::Pass;
 use crate::grid::world::VoxelWorld;
-use crate::search::canonical::{Canon, START};
+use crate::search::canonical::{Canon, CanonFor, START};
 use crate::search::config::SearchConfig;
 use crate::search::guide::Guide;
 use crate::search::heuristic::Heuristic;
@@ -61,7 +61,7 @@ pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT> {
     stats: SearchStats,
     q: Query,
     /// Successor tables of the last canonical search.
-    canon: Option<std::sync::Arc<Canon>>,
+    canon: Option<CanonFor>,
     /// Canonical searches: the moves a voxel was reached by at its cost besides the one in its
     /// `info` (which then carries [`TIED`]). Rare: in open space each voxel has one canonical
     /// way in, so a map beats 4 bytes per voxel. Never iterated.
@@ -122,8 +122,8 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         self.nodes.rec.g[slot] = 0;
         self.nodes.rec.info[slot] = OPEN | NO_PARENT;
         if canonical {
-            if self.canon.as_ref().is_none_or(|c| c.rule != config.diagonal || c.costs != config.costs) {
-                self.canon = Some(Canon::shared(config.diagonal, config.costs));
+            if self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
+                self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
             }
             self.late.clear();
             self.ties.clear();
@@ -238,7 +238,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
     ) -> Result<Option<Path>, PathError> {
         let q = self.q;
         let rule = q.config.diagonal;
-        let canon = if q.canonical { self.canon.clone() } else { None };
+        let canon = if q.canonical { self.canon.as_ref().map(|c| std::sync::Arc::clone(&c.1)) } else { None };
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         let mut left = budget;
         while let Some((_, slot)) = self.open.peek() {

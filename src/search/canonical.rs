@@ -31,7 +31,7 @@ const ALL: u32 = (1 << 27) - 1;
 
 /// A move that may be forced after some incoming direction: its legality mask and the masks of
 /// its better replacements (each must have a blocked voxel for the move to survive).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Candidate {
     mv: u8,
     legal: u32,
@@ -39,11 +39,31 @@ struct Candidate {
     len: u8,
 }
 
-/// The successor tables for one diagonal rule and cost model.
+/// How a cost model orders the costs of single moves and of pairs of moves: all the tables
+/// read of it. Each entry is the number of the nine costs (face, edge, corner, then the six sums
+/// of two of them) strictly below that one, so two models with equal shapes compare every pair
+/// alike and get the same tables ([`CostModel::GAME`] and [`CostModel::PRECISE`] do).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CostShape([u8; 9]);
+
+impl CostShape {
+    fn of(costs: &CostModel) -> Self {
+        let (f, e, c) = (costs.face, costs.edge, costs.corner);
+        // Saturating: validated costs are below 2^40, others must not overflow either.
+        let v = [f, e, c, f.saturating_add(f), f.saturating_add(e), f.saturating_add(c)]
+            .into_iter()
+            .chain([e.saturating_add(e), e.saturating_add(c), c.saturating_add(c)])
+            .collect::<Vec<_>>();
+        Self(std::array::from_fn(|i| v.iter().filter(|&&w| w < v[i]).count() as u8))
+    }
+}
+
+/// The successor tables for one diagonal rule and cost model (and every cost model of the
+/// same [`CostShape`]).
 #[derive(Debug)]
 pub(crate) struct Canon {
     pub(crate) rule: DiagonalRule,
-    pub(crate) costs: CostModel,
+    shape: CostShape,
     /// Natural moves of each incoming direction (all moves for [`START`]).
     natural: [u32; MOVES + 1],
     candidates: Vec<Candidate>,
@@ -56,6 +76,10 @@ pub(crate) struct Canon {
     /// sharing the tables may fill it in any order.
     memo: Box<[AtomicU64]>,
 }
+
+/// Shared tables with the diagonal rule and cost model a search asked them for: a search
+/// compares its next query's rule and costs with these, not with the tables' shape.
+pub(crate) type CanonFor = ((DiagonalRule, CostModel), Arc<Canon>);
 
 /// Entries of [`Canon::memo`].
 const MEMO: usize = 1 << 12;
@@ -120,19 +144,20 @@ impl Canon {
             range[di] = (first as u16, candidates.len() as u16);
         }
         let memo = (0..MEMO).map(|_| AtomicU64::new(0)).collect();
-        Self { rule, costs, natural, candidates, range, relevant, memo }
+        Self { rule, shape: CostShape::of(&costs), natural, candidates, range, relevant, memo }
     }
 
-    /// The tables for `rule` and `costs`, built once per process and shared (building them
-    /// costs more than many whole searches).
+    /// The tables for `rule` and `costs`, built once per process for each diagonal rule and
+    /// [`CostShape`] and shared (building them costs more than many whole searches).
     pub(crate) fn shared(rule: DiagonalRule, costs: CostModel) -> Arc<Self> {
         static BUILT: Mutex<Vec<Arc<Canon>>> = Mutex::new(Vec::new());
+        let shape = CostShape::of(&costs);
         let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(c) = built.iter().find(|c| c.rule == rule && c.costs == costs) {
+        if let Some(c) = built.iter().find(|c| c.rule == rule && c.shape == shape) {
             return Arc::clone(c);
         }
         let c = Arc::new(Self::new(rule, costs));
-        // A program with many cost models keeps only the latest few.
+        // A program with many cost shapes keeps only the latest few.
         if built.len() >= 16 {
             built.remove(0);
         }
@@ -355,6 +380,63 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Tables built for one cost model serve every model of the same [`CostShape`]: on random
+    /// valid models, the tables of the first model of each shape equal the model's own, and
+    /// agree with the brute force of the model asking. Models of other shapes get other
+    /// tables, and the shared tables of the two built-in models are one.
+    #[test]
+    fn models_of_one_shape_share_tables() {
+        let tables = |c: &Canon| (c.natural, c.candidates.clone(), c.range, c.relevant);
+        let rules = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked];
+        let mut seed = 11;
+        let mut shapes: Vec<(CostShape, CostModel)> = Vec::new();
+        let (mut served, mut brute_forced) = (0, 0);
+        for _ in 0..400 {
+            let face = 1 + u64::from(lcg(&mut seed) % 60);
+            let edge = face + u64::from(lcg(&mut seed)) % (face + 1);
+            let corner = edge + u64::from(lcg(&mut seed)) % (face + 1);
+            let costs = CostModel { face, edge, corner };
+            if costs.validate().is_err() {
+                continue;
+            }
+            let shape = CostShape::of(&costs);
+            let Some(&(_, first)) = shapes.iter().find(|(s, _)| *s == shape) else {
+                shapes.push((shape, costs));
+                continue;
+            };
+            for rule in rules {
+                let (shared, own) = (Canon::new(rule, first), Canon::new(rule, costs));
+                assert!(tables(&shared) == tables(&own), "{rule:?}: {first:?} and {costs:?} differ");
+                if brute_forced < 30 {
+                    for _ in 0..40 {
+                        let mask = lcg(&mut seed) & lcg(&mut seed) & ALL & !(1 << 13);
+                        for (di, &d) in OFFSETS.iter().enumerate() {
+                            let m = mask & !(required_at(rule, di, -d).unwrap() | 1 << bit(-d.x, -d.y, -d.z));
+                            let got = shared.successors(di, m);
+                            for (ei, &e) in OFFSETS.iter().enumerate() {
+                                assert_eq!(got >> ei & 1 != 0, survives(rule, &costs, d, e, m), "{rule:?} {costs:?}");
+                            }
+                        }
+                    }
+                    brute_forced += 1;
+                }
+            }
+            served += 1;
+        }
+        assert!(shapes.len() >= 4 && served >= 100, "{} shapes, {served} models served", shapes.len());
+        for rule in [DiagonalRule::Strict, DiagonalRule::Unchecked] {
+            let differ =
+                shapes.iter().filter(|(_, c)| tables(&Canon::new(rule, *c)) != tables(&Canon::new(rule, shapes[0].1)));
+            assert!(differ.count() >= 1, "{rule:?}: every shape gave the same tables");
+        }
+        assert_eq!(CostShape::of(&CostModel::GAME), CostShape::of(&CostModel::PRECISE));
+        let (game, precise) = (
+            Canon::shared(DiagonalRule::Strict, CostModel::GAME),
+            Canon::shared(DiagonalRule::Strict, CostModel::PRECISE),
+        );
+        assert!(Arc::ptr_eq(&game, &precise));
     }
 
     /// The memo of forced moves answers as the tables do: for every direction, on masks seen

@@ -42,7 +42,7 @@ use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes};
 use crate::grid::pass::Pass;
 use crate::grid::scan::{LATERAL, ScanCache};
 use crate::grid::world::VoxelWorld;
-use crate::search::canonical::{Canon, START};
+use crate::search::canonical::{Canon, CanonFor, START};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::memory::EXPANSION_MARGIN;
 use crate::search::nodes::NodeStore;
@@ -332,7 +332,7 @@ pub(crate) struct JumpSearch {
     nodes: Nodes,
     open: OpenList,
     stats: SearchStats,
-    canon: Option<std::sync::Arc<Canon>>,
+    canon: Option<CanonFor>,
     q: Query,
     /// Size and revision of the world the search began on.
     world: (glam::UVec3, u64),
@@ -366,8 +366,8 @@ impl JumpSearch {
         cache: &mut ScanCache,
     ) {
         let pass = config.pass();
-        if self.canon.as_ref().is_none_or(|c| c.rule != config.diagonal || c.costs != config.costs) {
-            self.canon = Some(Canon::shared(config.diagonal, config.costs));
+        if self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
+            self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
         }
         let mut move_cost = [0; MOVES];
         for (m, c) in move_cost.iter_mut().enumerate() {
@@ -483,7 +483,7 @@ impl JumpSearch {
             return Err(PathError::WorldChanged);
         }
         let canon = self.canon.take().expect("begun");
-        let out = self.run(world, pass, &canon, budget, work_limit, cache);
+        let out = self.run(world, pass, &canon.1, budget, work_limit, cache);
         self.canon = Some(canon);
         if !matches!(out, Ok(None)) {
             self.q.done = true;
