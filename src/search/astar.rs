@@ -60,7 +60,8 @@ pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT> {
     open: OpenList,
     stats: SearchStats,
     q: Query,
-    /// Successor tables of the last canonical search.
+    /// The diagonal rule and cost model of the last canonical search, and their successor
+    /// tables.
     canon: Option<CanonFor>,
     /// Canonical searches: the moves a voxel was reached by at its cost besides the one in its
     /// `info` (which then carries [`TIED`]). Rare: in open space each voxel has one canonical

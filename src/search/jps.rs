@@ -332,6 +332,7 @@ pub(crate) struct JumpSearch {
     nodes: Nodes,
     open: OpenList,
     stats: SearchStats,
+    /// The diagonal rule and cost model of the last search, and their successor tables.
     canon: Option<CanonFor>,
     q: Query,
     /// Size and revision of the world the search began on.
