@@ -156,7 +156,8 @@ pub struct GoalField {
     move_cost: [u64; MOVES],
     /// Reused buffer for re-aiming the open list.
     spare: Vec<(u64, u32)>,
-    /// Successor tables when the search may prune (symmetric moves, no media prices).
+    /// Successor tables when the search may prune (symmetric moves, no media prices, a cost
+    /// model whose ties keep the canonical order: see `Canon::prunes_exactly`).
     canon: Option<std::sync::Arc<Canon>>,
     /// Per slot (beside `nodes`): for an open voxel, the moves it was reached by at its cost
     /// ([`FROM_GOAL`] for the goal); for a settled one, the moves already tried from it.
@@ -221,7 +222,8 @@ impl GoalField {
             move_cost: std::array::from_fn(|m| config.costs.cost(axes(m))),
             spare: Vec::new(),
             canon: (config.diagonal != DiagonalRule::Faces && !config.priced_media(world))
-                .then(|| Canon::shared(config.diagonal, config.costs)),
+                .then(|| Canon::shared(config.diagonal, config.costs))
+                .filter(|c| c.prunes_exactly()),
             moves: Vec::new(),
             late: Vec::new(),
         };

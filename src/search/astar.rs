@@ -103,7 +103,12 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         }
         let weight = weight.max(100);
         let priced = config.priced_media(world);
-        let canonical = canonical && weight == 100 && !priced;
+        let mut canonical = canonical && weight == 100 && !priced;
+        if canonical && self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
+            self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
+        }
+        // A cost model whose ties make the pruning inexact searches every move.
+        canonical = canonical && self.canon.as_ref().is_some_and(|c| c.1.prunes_exactly());
         self.q = Query {
             goal,
             config: *config,
@@ -123,9 +128,6 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         self.nodes.rec.g[slot] = 0;
         self.nodes.rec.info[slot] = OPEN | NO_PARENT;
         if canonical {
-            if self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
-                self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
-            }
             self.late.clear();
             self.ties.clear();
             self.ties_most = 0;

@@ -71,6 +71,11 @@ pub(crate) struct Canon {
     range: [(u16, u16); MOVES],
     /// Bits of the neighbourhood some candidate of `d` reads: a mask without any is not forced.
     relevant: [u32; MOVES],
+    /// No natural move has a replacement as cheap (true for every model without ties, see
+    /// [`CostModel::jump_exact`], and for some with ties). Where one has, two orders of the same
+    /// moves may each prune the other, and the pruned searches are not exact: they then search
+    /// every move.
+    exact: bool,
     /// [`forced`](Self::forced)'s answers by key `d << 27 | mask & relevant[d]`, as
     /// `key << 32 | answer` (0: none yet), at a hash of the key: a pure function, so threads
     /// sharing the tables may fill it in any order.
@@ -118,6 +123,7 @@ impl Canon {
         let mut candidates = Vec::new();
         let mut range = [(0u16, 0u16); MOVES];
         let mut relevant = [0u32; MOVES];
+        let mut exact = true;
         for (di, &d) in OFFSETS.iter().enumerate() {
             let first = candidates.len();
             // Voxels known free when `x` was entered by `d`: `p`, and `p -> x` was legal.
@@ -126,8 +132,12 @@ impl Canon {
                 let legal = REQUIRED[rule as usize][ei];
                 let alts = Self::better_replacements(rule, &costs, di, ei);
                 if is_natural(d, e) {
+                    // Natural moves are always kept. Without ties none has a better
+                    // replacement; with ties (an edge move as dear as a corner move, say) one
+                    // may have an equal one, and keeping the move only prunes less.
                     natural[di] |= 1 << ei;
-                    debug_assert!(alts.is_empty(), "a natural move has no better replacement");
+                    debug_assert!(alts.is_empty() || !costs.jump_exact(), "a natural move has no better replacement");
+                    exact &= alts.is_empty();
                     continue;
                 }
                 // Can `e` survive at all? Block everything not known or required free.
@@ -144,7 +154,7 @@ impl Canon {
             range[di] = (first as u16, candidates.len() as u16);
         }
         let memo = (0..MEMO).map(|_| AtomicU64::new(0)).collect();
-        Self { rule, shape: CostShape::of(&costs), natural, candidates, range, relevant, memo }
+        Self { rule, shape: CostShape::of(&costs), natural, candidates, range, relevant, exact, memo }
     }
 
     /// The tables for `rule` and `costs`, built once per process for each diagonal rule and
@@ -202,6 +212,11 @@ impl Canon {
             }
         }
         kept
+    }
+
+    /// Whether searches pruned by these tables stay exact (see [`Canon::exact`]).
+    pub(crate) fn prunes_exactly(&self) -> bool {
+        self.exact
     }
 
     /// Natural moves of incoming direction `d` (or [`START`]), legal or not.
@@ -437,6 +452,32 @@ mod tests {
             Canon::shared(DiagonalRule::Strict, CostModel::PRECISE),
         );
         assert!(Arc::ptr_eq(&game, &precise));
+    }
+
+    /// Tables prune exactly unless a natural move has a replacement as cheap: for every valid
+    /// model without ties and for the ties that keep the canonical order (an edge move as dear
+    /// as two face moves; a corner and a face move as dear as two edge moves), but not where an
+    /// edge move costs as much as a corner move (all valid models with `face == edge` are such).
+    #[test]
+    fn ties_of_edge_and_corner_turn_the_pruning_off() {
+        for rule in [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked] {
+            for (face, edge, corner) in
+                [(10, 14, 17), (10, 20, 30), (10, 15, 20), (10, 12, 14), (6, 8, 8), (10, 10, 10)]
+            {
+                let costs = CostModel { face, edge, corner };
+                assert!(costs.validate().is_ok());
+                assert_eq!(Canon::new(rule, costs).prunes_exactly(), edge < corner, "{rule:?} {costs:?}");
+            }
+        }
+        let mut seed = 3;
+        for _ in 0..2000 {
+            let face = 1 + u64::from(lcg(&mut seed) % 40);
+            let costs = CostModel { face, edge: face + u64::from(lcg(&mut seed)) % (face + 1), corner: 0 };
+            let costs = CostModel { corner: costs.edge + u64::from(lcg(&mut seed)) % (face + 1), ..costs };
+            if costs.validate().is_ok() && costs.jump_exact() {
+                assert!(Canon::new(DiagonalRule::Strict, costs).prunes_exactly(), "{costs:?}");
+            }
+        }
     }
 
     /// The memo of forced moves answers as the tables do: for every direction, on masks seen

@@ -232,7 +232,7 @@ mod tests {
         };
         let (mut plain, mut canonical) = (Pathfinder::new(), Pathfinder::new());
         let mut compared = 0;
-        for i in 0..120 {
+        for i in 0..216 {
             let dims = glam::UVec3::new(5 + next(8) as u32, 5 + next(8) as u32, 3 + next(6) as u32);
             let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, dims).unwrap();
             let d = dims.as_ivec3();
@@ -242,7 +242,14 @@ mod tests {
                 world.set(v, Voxel::Solid).unwrap();
             }
             let diagonal = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][i / 3 % 3];
-            let costs = [CostModel::GAME, CostModel::PRECISE, CostModel { face: 10, edge: 20, corner: 30 }][i / 9 % 3];
+            let costs = [
+                CostModel::GAME,
+                CostModel::PRECISE,
+                CostModel { face: 10, edge: 20, corner: 30 },
+                CostModel { face: 10, edge: 15, corner: 20 },
+                CostModel { face: 6, edge: 8, corner: 8 },
+                CostModel { face: 10, edge: 10, corner: 10 },
+            ][i / 9 % 6];
             let config = SearchConfig { diagonal, costs, ..Default::default() };
             let a = IVec3::new(next(d.x as u32), next(d.y as u32), next(d.z as u32));
             for z in 0..d.z {
