@@ -25,6 +25,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
         total.world_changed += o.world_changed;
         total.clearance_paths += o.clearance_paths;
         total.paths_across_chunks += o.paths_across_chunks;
+        total.field_costs += o.field_costs;
     }
     eprintln!("{total:?}");
     // Each kind of answer must have been exercised, or the test checks nothing.
@@ -33,6 +34,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     assert!(total.world_changed > 80, "{total:?}");
     assert!(total.clearance_paths > 25, "{total:?}");
     assert!(total.paths_across_chunks > 500, "{total:?}");
+    assert!(total.field_costs > 1000, "{total:?}");
 }
 
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.

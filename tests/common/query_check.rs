@@ -6,11 +6,12 @@
 //! outside the world), a cost model (some invalid), a diagonal rule, an algorithm, a fallback,
 //! media with prices (some absurd), an expansion cap, optional connectivity labels, and a way to
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
-//! or through a `PathQueue`.
+//! or through a `PathQueue`. One input in four also checks a shared-goal field's cost from the
+//! start (agents without clearance).
 
 use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
-use voxnav::{PathQueue, PathRequest, SearchStep};
+use voxnav::{FieldError, GoalField, PathQueue, PathRequest, SearchStep};
 
 use super::{check_steps, distances, index, rng, walled_world};
 
@@ -58,6 +59,8 @@ pub struct Outcome {
     pub clearance_paths: usize,
     /// Paths checked in a world wider than a 16-voxel chunk along some axis.
     pub paths_across_chunks: usize,
+    /// Costs from the start read off a shared-goal field and checked.
+    pub field_costs: usize,
 }
 
 /// Decodes a query from `data`, runs it and checks the answer; panics on any disagreement.
@@ -248,6 +251,18 @@ pub fn check_query(data: &[u8]) -> Outcome {
         IVec3::new(x, y, z)
     };
     let best = dist[index(world, target)];
+    // The shared-goal field (Dijkstra from the goal, pruned where the cost model allows) on the
+    // same query: the cost from the start, or unreachable.
+    if clearance == 0 && b.byte() < 64 {
+        let mut field = GoalField::new(world, goal, &config).expect("a valid goal and costs");
+        match field.cost_from(world, start) {
+            Ok(cost) => assert_eq!(Some(cost), optimum, "field, {config:?} {start} -> {goal}"),
+            Err(FieldError::Unreachable(v)) => assert!(v == start && optimum.is_none(), "field, {config:?}: {v}"),
+            Err(FieldError::BudgetExhausted { .. }) => assert!(max_expansions.is_some(), "field, {config:?}"),
+            Err(e) => panic!("field, {config:?} {start} -> {goal}: unexpected {e:?}"),
+        }
+        out.field_costs += usize::from(max_expansions.is_none());
+    }
     match result {
         Ok(path) => {
             check_steps(world, &path, start, diagonal, &costs, media);
