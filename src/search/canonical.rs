@@ -50,10 +50,8 @@ impl CostShape {
     fn of(costs: &CostModel) -> Self {
         let (f, e, c) = (costs.face, costs.edge, costs.corner);
         // Saturating: validated costs are below 2^40, others must not overflow either.
-        let v = [f, e, c, f.saturating_add(f), f.saturating_add(e), f.saturating_add(c)]
-            .into_iter()
-            .chain([e.saturating_add(e), e.saturating_add(c), c.saturating_add(c)])
-            .collect::<Vec<_>>();
+        let sum = u64::saturating_add;
+        let v = [f, e, c, sum(f, f), sum(f, e), sum(f, c), sum(e, e), sum(e, c), sum(c, c)];
         Self(std::array::from_fn(|i| v.iter().filter(|&&w| w < v[i]).count() as u8))
     }
 }
