@@ -73,6 +73,8 @@ pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT> {
     late: Vec<(usize, u32)>,
     /// The coarse estimate of guided searches (its regions kept across searches).
     guide: Guide,
+    /// The last path's voxels, goal first ([`Path::retrace`]).
+    retraced: Vec<IVec3>,
 }
 
 /// Canonical searches: bit of `info`'s move field set when the voxel was reached at its cost by
@@ -203,6 +205,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             + self.ties.capacity() * 9
             + self.late.capacity() * 16
             + self.guide.heap_bytes()
+            + self.retraced.capacity() * 12
     }
 
     /// Expands at most `budget` more nodes: `Ok(None)` while the search goes on, the path
@@ -382,9 +385,10 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         self.ties_most = self.ties_most.max(self.ties.len());
     }
 
-    fn build_path(&self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {
+    fn build_path(&mut self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {
+        let stats = self.stats();
         let nodes = &self.nodes;
-        Path::retrace(world, nodes.voxel(goal_slot), cost, self.stats(), |v| {
+        Path::retrace(world, nodes.voxel(goal_slot), cost, stats, &mut self.retraced, |v| {
             let slot = nodes.find(v).expect("a parent was touched by this search");
             let m = nodes.rec.info[slot] & PARENT_MASK;
             (m != NO_PARENT).then_some((m & !TIED) as usize)

@@ -351,6 +351,8 @@ pub(crate) struct JumpSearch {
     work: u64,
     /// Chunks whose scan events the current search built.
     chunks: usize,
+    /// The last path's voxels, goal first ([`Path::retrace`]).
+    retraced: Vec<IVec3>,
 }
 
 impl JumpSearch {
@@ -408,7 +410,7 @@ impl JumpSearch {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.nodes.heap_bytes() + self.open.heap_bytes()
+        self.nodes.heap_bytes() + self.open.heap_bytes() + self.retraced.capacity() * 12
     }
 
     /// Chunks whose scan events the current (or last) search built.
@@ -752,9 +754,9 @@ impl JumpSearch {
         }
     }
 
-    fn build_path(&self, world: &VoxelWorld, goal_slot: usize) -> Path {
+    fn build_path(&mut self, world: &VoxelWorld, goal_slot: usize) -> Path {
         let nodes = &self.nodes;
-        let path = Path::retrace(world, self.q.goal, nodes.rec[goal_slot].g, self.stats, |v| {
+        let path = Path::retrace(world, self.q.goal, nodes.rec[goal_slot].g, self.stats, &mut self.retraced, |v| {
             let slot = nodes.find(v).expect("the voxel a move came from was reached");
             let m = nodes.rec[slot].in_move();
             (m != NO_MOVE).then_some(m as usize)

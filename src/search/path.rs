@@ -107,20 +107,24 @@ impl Path {
 
     /// The path that ends at `goal`, retraced backwards: `came_by(v)` is the move (an index
     /// into the move offsets) by which the search reached `v`, or `None` at the start.
+    /// `scratch` (kept by the caller across searches) holds the voxels goal first, so that the
+    /// path's own vector is allocated once, at its length.
     pub(crate) fn retrace(
         world: &crate::VoxelWorld,
         goal: IVec3,
         cost: u64,
         stats: SearchStats,
+        scratch: &mut Vec<IVec3>,
         mut came_by: impl FnMut(IVec3) -> Option<usize>,
     ) -> Self {
-        let mut voxels = vec![goal];
+        scratch.clear();
+        scratch.push(goal);
         let mut v = goal;
         while let Some(m) = came_by(v) {
             v -= crate::grid::moves::OFFSETS[m];
-            voxels.push(v);
+            scratch.push(v);
         }
-        voxels.reverse();
+        let voxels: Vec<IVec3> = scratch.iter().rev().copied().collect();
         let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
         Self { voxels, points, cost, length, stats, made_on: WorldStamp::of(world) }
