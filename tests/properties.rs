@@ -14,7 +14,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     let mut rng = common::rng(0x0F0F_1234);
     let mut total = Outcome::default();
     for _ in 0..20_000 {
-        let len = rng.random_range(0..96);
+        let len = rng.random_range(0..160);
         let data: Vec<u8> = (0..len).map(|_| rng.random()).collect();
         let o = match std::panic::catch_unwind(|| check_query(&data)) {
             Ok(o) => o,
@@ -26,6 +26,8 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
         total.clearance_paths += o.clearance_paths;
         total.paths_across_chunks += o.paths_across_chunks;
         total.field_costs += o.field_costs;
+        total.repairs += o.repairs;
+        total.repairs_broken += o.repairs_broken;
     }
     eprintln!("{total:?}");
     // Each kind of answer must have been exercised, or the test checks nothing.
@@ -35,6 +37,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     assert!(total.clearance_paths > 25, "{total:?}");
     assert!(total.paths_across_chunks > 500, "{total:?}");
     assert!(total.field_costs > 1000, "{total:?}");
+    assert!(total.repairs_broken > 500, "{total:?}");
 }
 
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.

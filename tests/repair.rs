@@ -100,3 +100,26 @@ fn bad_repair_requests_are_errors() {
         PathError::StartBlocked(IVec3::new(0, 1, 1))
     );
 }
+
+/// A wall across the corridor cuts the goal off. With `Fallback::Closest` the repair answers as
+/// a fresh search does, a path to the closest voxel the agent can reach: the detour to the
+/// rejoin point must not take that fallback itself (its path to the voxel closest to the
+/// rejoin point, spliced to the rest of the old path, jumped through the wall).
+#[test]
+fn a_cut_off_goal_with_the_closest_fallback_is_answered_as_a_fresh_search() {
+    let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(30, 5, 5)).unwrap();
+    for algorithm in [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET] {
+        let config = SearchConfig { fallback: Fallback::Closest, algorithm, ..Default::default() };
+        let mut finder = Pathfinder::new();
+        let (s, g) = (IVec3::new(0, 2, 2), IVec3::new(29, 2, 2));
+        let path = finder.find(&world, None, &PathRequest::new(s, g, config)).unwrap();
+        let mut walled = world.clone();
+        walled.fill_voxels(IVec3::new(15, 0, 0), IVec3::new(15, 4, 4), Voxel::Solid).unwrap();
+        let from = 3;
+        let mended = finder.repair_path(&walled, &path, from, &config).unwrap();
+        let fresh = finder.find(&walled, None, &PathRequest::new(path.voxels[from], g, config)).unwrap();
+        check_steps(&walled, &mended, path.voxels[from], config.diagonal, &config.costs, config.media);
+        assert_eq!(mended.voxels.last(), fresh.voxels.last(), "{algorithm:?}");
+        assert_eq!(mended.voxels.last().unwrap().x, 14, "{algorithm:?}");
+    }
+}

@@ -6,7 +6,7 @@ use glam::IVec3;
 use crate::error::PathError;
 use crate::grid::moves::{axes, index_of, legal_moves};
 use crate::grid::world::VoxelWorld;
-use crate::search::config::{Algorithm, SearchConfig};
+use crate::search::config::{Algorithm, Fallback, SearchConfig};
 use crate::search::path::{Path, WorldStamp, step_edited_since, voxel_length};
 use crate::search::pathfinder::Pathfinder;
 use crate::search::request::PathRequest;
@@ -25,11 +25,13 @@ impl Pathfinder {
     /// too. A path that is still legal comes
     /// back from `from` on, unchanged. If the detour finds no way (under
     /// [`DiagonalRule::Faces`](crate::DiagonalRule::Faces) a rejoin point can be out of reach
-    /// while the goal is not), a fresh search from the agent to the goal answers instead.
+    /// while the goal is not), a fresh search from the agent to the goal answers instead, with
+    /// `config`'s fallback: with [`Fallback::Closest`] and the goal cut off, its path ends at
+    /// the closest voxel the agent can reach.
     ///
-    /// The result starts at `path.voxels[from]` and ends at the old goal, is legal on `world`,
-    /// and costs at least the optimum (the detour is optimal between its ends for the exact
-    /// algorithms, the whole need not be). Its [`stats`](Path::stats) are the detour's. Cost:
+    /// The result starts at `path.voxels[from]`, ends at the old goal (but in that case), is
+    /// legal on `world`, and costs at least the optimum (the detour is optimal between its
+    /// ends for the exact algorithms, the whole need not be). Its [`stats`](Path::stats) are the detour's. Cost:
     /// one check of the path's remaining steps, plus a search whose size follows the detour.
     ///
     /// # Errors
@@ -101,10 +103,12 @@ impl Pathfinder {
         // detour is free to round the obstacle as a fresh search would.
         let (leave, rejoin) = (broken.saturating_sub(MARGIN), (rejoin + MARGIN).min(rest.len() - 1));
         // A detour is short: A* with canonical successors beats jump point search's per-chunk
-        // scan setup there; the bounded-suboptimal modes keep their own search.
+        // scan setup there; the bounded-suboptimal modes keep their own search. It must end at
+        // the rejoin point or fail: a path to the voxel closest to it would not join the rest.
+        let detour_config = SearchConfig { fallback: Fallback::Fail, ..*config };
         let detour = match config.algorithm {
-            Algorithm::Jps | Algorithm::AStar => self.find_detour(world, rest[leave], rest[rejoin], config),
-            _ => self.find(world, None, &PathRequest::new(rest[leave], rest[rejoin], *config)),
+            Algorithm::Jps | Algorithm::AStar => self.find_detour(world, rest[leave], rest[rejoin], &detour_config),
+            _ => self.find(world, None, &PathRequest::new(rest[leave], rest[rejoin], detour_config)),
         };
         match detour {
             Ok(detour) => {

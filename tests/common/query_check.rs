@@ -7,11 +7,12 @@
 //! media with prices (some absurd), an expansion cap, optional connectivity labels, and a way to
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
 //! or through a `PathQueue`. One input in four also checks a shared-goal field's cost from the
-//! start (agents without clearance).
+//! start (agents without clearance), and one found path in four (more where the bytes run out)
+//! is repaired after an edit and the answer checked against the oracle on the edited world.
 
 use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
-use voxnav::{FieldError, GoalField, PathQueue, PathRequest, SearchStep};
+use voxnav::{FieldError, GoalField, PathCheck, PathQueue, PathRequest, SearchStep};
 
 use super::{check_steps, distances, index, rng, walled_world};
 
@@ -61,6 +62,11 @@ pub struct Outcome {
     pub paths_across_chunks: usize,
     /// Costs from the start read off a shared-goal field and checked.
     pub field_costs: usize,
+    /// Found paths repaired after an edit and the answer checked against a fresh oracle.
+    pub repairs: usize,
+    /// Of those, paths the edit broke that came back mended (or cut short at the closest
+    /// voxel).
+    pub repairs_broken: usize,
 }
 
 /// Decodes a query from `data`, runs it and checks the answer; panics on any disagreement.
@@ -218,6 +224,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
         out.errors += 1;
         return out;
     }
+    let original = &world;
     // An agent with clearance sees the world with its solid voxels (and outside) dilated.
     let world = &super::dilated(&world, clearance);
     if !media.allows(world.get(start)) || !media.allows(world.get(goal)) {
@@ -229,27 +236,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
     // The oracle.
     let dist = distances(world, start, diagonal, &costs, media);
     let optimum = dist[index(world, goal)];
-    let target = if optimum.is_some() || fallback == Fallback::Fail {
-        goal
-    } else {
-        // The closest reachable voxel: least octile distance to the goal, then lowest (z, y, x).
-        let mut best: Option<(u64, [i32; 3])> = None;
-        for z in 0..d.z {
-            for y in 0..d.y {
-                for x in 0..d.x {
-                    let v = IVec3::new(x, y, z);
-                    if dist[index(world, v)].is_some() {
-                        let key = (Heuristic::Octile.estimate(goal - v, &CostModel::PRECISE), [z, y, x]);
-                        if best.is_none_or(|b| key < b) {
-                            best = Some(key);
-                        }
-                    }
-                }
-            }
-        }
-        let [z, y, x] = best.expect("the start is reachable").1;
-        IVec3::new(x, y, z)
-    };
+    let target = if optimum.is_some() || fallback == Fallback::Fail { goal } else { closest(world, &dist, goal) };
     let best = dist[index(world, target)];
     // The shared-goal field (Dijkstra from the goal, pruned where the cost model allows) on the
     // same query: the cost from the start, or unreachable.
@@ -293,6 +280,10 @@ pub fn check_query(data: &[u8]) -> Outcome {
             out.paths += 1;
             out.clearance_paths += usize::from(clearance > 0);
             out.paths_across_chunks += usize::from(dims.max_element() > 16);
+            // One path in four is repaired after an edit: checked against a fresh oracle.
+            if b.byte() < 64 {
+                check_repair(&mut b, &mut finder, original, &path, &config, &mut out);
+            }
         }
         Err(PathError::Unreachable { .. }) => {
             assert!(optimum.is_none() && fallback == Fallback::Fail, "{config:?} {start} -> {goal}: {optimum:?}");
@@ -305,4 +296,96 @@ pub fn check_query(data: &[u8]) -> Outcome {
         Err(e) => panic!("{config:?} {start} -> {goal}: unexpected {e:?}"),
     }
     out
+}
+
+/// The reachable voxel (by `dist`) closest to `goal`, as [`Fallback::Closest`] defines it:
+/// least octile distance, then lowest `(z, y, x)`.
+fn closest(world: &VoxelWorld, dist: &[Option<u64>], goal: IVec3) -> IVec3 {
+    let d = world.dims().as_ivec3();
+    let mut best: Option<(u64, [i32; 3])> = None;
+    for z in 0..d.z {
+        for y in 0..d.y {
+            for x in 0..d.x {
+                let v = IVec3::new(x, y, z);
+                if dist[index(world, v)].is_some() {
+                    let key = (Heuristic::Octile.estimate(goal - v, &CostModel::PRECISE), [z, y, x]);
+                    if best.is_none_or(|b| key < b) {
+                        best = Some(key);
+                    }
+                }
+            }
+        }
+    }
+    let [z, y, x] = best.expect("the start is reachable").1;
+    IVec3::new(x, y, z)
+}
+
+/// Edits `world` (a block dropped on the path, or anywhere), repairs `path` (found on `world`
+/// with `config`) from a voxel on it, and checks the answer against a Dijkstra oracle on the
+/// edited world: a mended path starts at the agent, ends at the path's end, is legal and costs
+/// the sum of its steps and at least the fresh optimum; an intact path comes back unchanged;
+/// errors only where the oracle agrees.
+fn check_repair(
+    b: &mut Bytes,
+    finder: &mut Pathfinder,
+    world: &VoxelWorld,
+    path: &voxnav::Path,
+    config: &SearchConfig,
+    out: &mut Outcome,
+) {
+    let d = world.dims().as_ivec3();
+    let n = path.voxels.len() as u32;
+    // The agent somewhere on the path, the block mostly on a voxel ahead of it.
+    let from = b.below(n) as usize;
+    let ahead = n - from as u32 - 1;
+    let centre = if ahead > 0 && b.byte() < 200 {
+        path.voxels[from + 1 + b.below(ahead) as usize]
+    } else {
+        IVec3::new(b.below(d.x as u32) as i32, b.below(d.y as u32) as i32, b.below(d.z as u32) as i32)
+    };
+    let r = i32::from(b.byte() % 3 == 1);
+    let kind = if b.byte() < 200 { Voxel::Solid } else { Voxel::Water };
+    let mut edited = world.clone();
+    edited.fill_voxels((centre - r).max(IVec3::ZERO), (centre + r).min(d - 1), kind).unwrap();
+    let (agent, end) = (path.voxels[from], path.voxels[path.voxels.len() - 1]);
+    let result = finder.repair_path(&edited, path, from, config);
+    let what = format!(
+        "repair, {config:?} {agent} -> {end}, block {centre} r {r} {kind:?}, path {:?} from {from}, got {:?}",
+        path.voxels,
+        result.as_ref().map(|p| &p.voxels)
+    );
+    let oracle_world = &super::dilated(&edited, config.clearance);
+    let media = config.media;
+    out.repairs += 1;
+    if !media.allows(oracle_world.get(agent)) {
+        assert_eq!(result, Err(PathError::StartBlocked(agent)), "{what}");
+        return;
+    }
+    if !media.allows(oracle_world.get(end)) {
+        assert_eq!(result, Err(PathError::GoalBlocked(end)), "{what}");
+        return;
+    }
+    let dist = distances(oracle_world, agent, config.diagonal, &config.costs, media);
+    // A cut-off goal with the closest fallback: a fresh search's path to the closest voxel.
+    let best = dist[index(oracle_world, end)];
+    let target =
+        if best.is_some() || config.fallback == Fallback::Fail { end } else { closest(oracle_world, &dist, end) };
+    match result {
+        Ok(p) => {
+            check_steps(oracle_world, &p, agent, config.diagonal, &config.costs, media);
+            assert_eq!(p.voxels.last(), Some(&target), "{what}");
+            let best = dist[index(oracle_world, target)].expect("the target is reachable");
+            assert!(p.cost >= best, "{what}: cost {} below the optimum {best}", p.cost);
+            if path.check(&edited, config) == PathCheck::Valid {
+                assert_eq!(&p.voxels[..], &path.voxels[from..], "{what}: an intact path comes back as is");
+            } else {
+                out.repairs_broken += 1;
+            }
+        }
+        Err(PathError::Unreachable { .. }) => {
+            assert!(best.is_none() && config.fallback == Fallback::Fail, "{what}: unreachable, optimum {best:?}");
+        }
+        Err(PathError::BudgetExhausted { .. }) => assert!(config.max_expansions.is_some(), "{what}"),
+        Err(e) => panic!("{what}: unexpected {e:?}"),
+    }
 }
