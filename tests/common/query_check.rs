@@ -7,7 +7,7 @@
 //! media with prices (some absurd), an expansion cap, optional connectivity labels, and a way to
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
 //! or through a `PathQueue`. One input in four also checks a shared-goal field's cost from the
-//! start (agents without clearance), and one found path in four (more where the bytes run out)
+//! start and its path (agents without clearance), and one found path in four (more where the bytes run out)
 //! is repaired after an edit and the answer checked against the oracle on the edited world.
 
 use glam::{IVec3, UVec3};
@@ -245,6 +245,11 @@ pub fn check_query(data: &[u8]) -> Outcome {
         let checked = match field.cost_from(world, start) {
             Ok(cost) => {
                 assert_eq!(Some(cost), optimum, "field, {config:?} {start} -> {goal}");
+                // Its path: legal, from the start to the goal, at that cost.
+                let path = field.path_from(world, start).expect("a settled start has a path");
+                check_steps(world, &path, start, diagonal, &costs, media);
+                assert_eq!(path.voxels.last(), Some(&goal), "field path, {config:?}");
+                assert_eq!(path.cost, cost, "field path, {config:?}");
                 true
             }
             Err(FieldError::Unreachable(v)) => {
@@ -347,6 +352,13 @@ fn check_repair(
     let kind = if b.byte() < 200 { Voxel::Solid } else { Voxel::Water };
     let mut edited = world.clone();
     edited.fill_voxels((centre - r).max(IVec3::ZERO), (centre + r).min(d - 1), kind).unwrap();
+    if b.byte() >= 192 {
+        // Another world object with the same voxels (written and read back): the repair cannot
+        // tell which chunks changed and checks every step.
+        let mut bytes = Vec::new();
+        edited.write_vxn(&mut bytes).unwrap();
+        edited = VoxelWorld::from_vxn_bytes(&bytes, voxnav::Limits::default()).unwrap();
+    }
     let (agent, end) = (path.voxels[from], path.voxels[path.voxels.len() - 1]);
     let result = finder.repair_path(&edited, path, from, config);
     let what = format!(
