@@ -22,17 +22,18 @@ impl Pathfinder {
     /// stretch from the agent up to a few voxels before the first step that is no longer legal
     /// is kept, a search (with `config`'s algorithm) goes from there to a few voxels past the
     /// first voxel after which the rest of the old path is legal again, and that rest is kept
-    /// too. A path that is still legal comes
-    /// back from `from` on, unchanged. If the detour finds no way (under
+    /// too. A path that is still legal comes back from `from` on, unchanged. If the detour
+    /// finds no way (under
     /// [`DiagonalRule::Faces`](crate::DiagonalRule::Faces) a rejoin point can be out of reach
     /// while the goal is not), a fresh search from the agent to the goal answers instead, with
     /// `config`'s fallback: with [`Fallback::Closest`] and the goal cut off, its path ends at
     /// the closest voxel the agent can reach.
     ///
-    /// The result starts at `path.voxels[from]`, ends at the old goal (but in that case), is
-    /// legal on `world`, and costs at least the optimum (the detour is optimal between its
-    /// ends for the exact algorithms, the whole need not be). Its [`stats`](Path::stats) are the detour's. Cost:
-    /// one check of the path's remaining steps, plus a search whose size follows the detour.
+    /// The result starts at `path.voxels[from]`, ends at the old goal (or, in that case, at the
+    /// closest voxel), is legal on `world`, and costs at least the optimum (the detour is optimal
+    /// between its ends for the exact algorithms, the whole need not be). Its
+    /// [`stats`](Path::stats) are the detour's. Cost: one check of the path's remaining steps,
+    /// plus a search whose size follows the detour.
     ///
     /// # Errors
     /// [`PathError::InvalidConfig`] if `from` is past the path's end or the path is empty;
