@@ -7,8 +7,9 @@
 //! media with prices (some absurd), an expansion cap, optional connectivity labels, and a way to
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
 //! or through a `PathQueue`. One input in four also checks a shared-goal field's cost from the
-//! start and its path (agents without clearance), and one found path in four (more where the bytes run out)
-//! is repaired after an edit and the answer checked against the oracle on the edited world.
+//! start and its path (agents without clearance), and one found path in four (more where the
+//! bytes run out) is repaired after an edit and the answer checked against the oracle on the
+//! edited world.
 
 use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
@@ -361,20 +362,23 @@ fn check_repair(
     }
     let (agent, end) = (path.voxels[from], path.voxels[path.voxels.len() - 1]);
     let result = finder.repair_path(&edited, path, from, config);
-    let what = format!(
-        "repair, {config:?} {agent} -> {end}, block {centre} r {r} {kind:?}, path {:?} from {from}, got {:?}",
-        path.voxels,
-        result.as_ref().map(|p| &p.voxels)
-    );
+    // Formatted only when a check fails.
+    let what = || {
+        format!(
+            "repair, {config:?} {agent} -> {end}, block {centre} r {r} {kind:?}, path {:?} from {from}, got {:?}",
+            path.voxels,
+            result.as_ref().map(|p| &p.voxels)
+        )
+    };
     let oracle_world = &super::dilated(&edited, config.clearance);
     let media = config.media;
     out.repairs += 1;
     if !media.allows(oracle_world.get(agent)) {
-        assert_eq!(result, Err(PathError::StartBlocked(agent)), "{what}");
+        assert_eq!(result, Err(PathError::StartBlocked(agent)), "{}", what());
         return;
     }
     if !media.allows(oracle_world.get(end)) {
-        assert_eq!(result, Err(PathError::GoalBlocked(end)), "{what}");
+        assert_eq!(result, Err(PathError::GoalBlocked(end)), "{}", what());
         return;
     }
     let dist = distances(oracle_world, agent, config.diagonal, &config.costs, media);
@@ -382,22 +386,22 @@ fn check_repair(
     let best = dist[index(oracle_world, end)];
     let target =
         if best.is_some() || config.fallback == Fallback::Fail { end } else { closest(oracle_world, &dist, end) };
-    match result {
+    match &result {
         Ok(p) => {
-            check_steps(oracle_world, &p, agent, config.diagonal, &config.costs, media);
-            assert_eq!(p.voxels.last(), Some(&target), "{what}");
+            check_steps(oracle_world, p, agent, config.diagonal, &config.costs, media);
+            assert_eq!(p.voxels.last(), Some(&target), "{}", what());
             let best = dist[index(oracle_world, target)].expect("the target is reachable");
-            assert!(p.cost >= best, "{what}: cost {} below the optimum {best}", p.cost);
+            assert!(p.cost >= best, "{}: cost {} below the optimum {best}", what(), p.cost);
             if path.check(&edited, config) == PathCheck::Valid {
-                assert_eq!(&p.voxels[..], &path.voxels[from..], "{what}: an intact path comes back as is");
+                assert_eq!(&p.voxels[..], &path.voxels[from..], "{}: an intact path comes back as is", what());
             } else {
                 out.repairs_broken += 1;
             }
         }
         Err(PathError::Unreachable { .. }) => {
-            assert!(best.is_none() && config.fallback == Fallback::Fail, "{what}: unreachable, optimum {best:?}");
+            assert!(best.is_none() && config.fallback == Fallback::Fail, "{}: unreachable, optimum {best:?}", what());
         }
-        Err(PathError::BudgetExhausted { .. }) => assert!(config.max_expansions.is_some(), "{what}"),
-        Err(e) => panic!("{what}: unexpected {e:?}"),
+        Err(PathError::BudgetExhausted { .. }) => assert!(config.max_expansions.is_some(), "{}", what()),
+        Err(e) => panic!("{}: unexpected {e:?}", what()),
     }
 }
