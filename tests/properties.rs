@@ -27,6 +27,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
         total.paths_across_chunks += o.paths_across_chunks;
         total.field_costs += o.field_costs;
         total.queue_edited += o.queue_edited;
+        total.smoothed += o.smoothed;
         total.repairs += o.repairs;
         total.repairs_broken += o.repairs_broken;
     }
@@ -40,6 +41,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     assert!(total.field_costs > 1000, "{total:?}");
     assert!(total.repairs_broken > 500, "{total:?}");
     assert!(total.queue_edited > 50, "{total:?}");
+    assert!(total.smoothed > 1000, "{total:?}");
 }
 
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.

@@ -7,9 +7,10 @@
 //! media with prices (some absurd), an expansion cap, optional connectivity labels, and a way to
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
 //! or through a `PathQueue` (in one run of two with an edit after the first frame). One input in four also checks a shared-goal field's cost from the
-//! start and its path (agents without clearance), and one found path in four (more where the
-//! bytes run out) is repaired after an edit and the answer checked against the oracle on the
-//! edited world.
+//! start and its path (agents without clearance); one found path in four is smoothed (agents
+//! without clearance) and the curve checked clear by dense sampling, and one in four is repaired
+//! after an edit and the answer checked against the oracle on the edited world (more of both
+//! where the bytes run out).
 
 use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
@@ -63,6 +64,8 @@ pub struct Outcome {
     pub paths_across_chunks: usize,
     /// Costs from the start read off a shared-goal field and checked.
     pub field_costs: usize,
+    /// Found paths smoothed and the curve checked clear.
+    pub smoothed: usize,
     /// Queue answers delivered on a world edited after the queue's first frame.
     pub queue_edited: usize,
     /// Found paths repaired after an edit and the answer checked against a fresh oracle.
@@ -309,6 +312,21 @@ pub fn check_query(data: &[u8]) -> Outcome {
             out.paths += 1;
             out.clearance_paths += usize::from(clearance > 0);
             out.paths_across_chunks += usize::from(dims.max_element() > 16);
+            // One path in four (agents without clearance) is smoothed: the agent's box, sampled
+            // densely along the curve, never enters a blocked voxel. Paths that cut corners
+            // (other diagonal rules) may be refused.
+            if clearance == 0 && b.byte() < 64 {
+                let smooth_config = voxnav::SmoothConfig { media, ..Default::default() };
+                match voxnav::smooth_path(world, &path, &smooth_config) {
+                    Ok(smooth) => {
+                        super::assert_clear(world, media, &smooth.points(), &format!("smoothed, {config:?}"));
+                        assert!(smooth.length() <= smooth.raw_length() * (1.0 + 1e-9), "smoothed, {config:?}");
+                        out.smoothed += 1;
+                    }
+                    Err(voxnav::SmoothError::StepClips { .. }) => assert_ne!(diagonal, DiagonalRule::Strict),
+                    Err(e) => panic!("smoothed, {config:?}: unexpected {e:?}"),
+                }
+            }
             // One path in four is repaired after an edit: checked against a fresh oracle.
             if b.byte() < 64 {
                 check_repair(&mut b, &mut finder, original, &path, &config, &mut out);
