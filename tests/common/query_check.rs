@@ -6,11 +6,13 @@
 //! outside the world), a cost model (some invalid), a diagonal rule, an algorithm, a fallback,
 //! media with prices (some absurd), an expansion cap, optional connectivity labels, and a way to
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
-//! or through a `PathQueue` (in one run of two with an edit after the first frame). One input in four also checks a shared-goal field's cost from the
-//! start and its path (agents without clearance); one found path in four is smoothed (agents
-//! without clearance) and the curve checked clear by dense sampling, and one in four is repaired
-//! after an edit and the answer checked against the oracle on the edited world (more of both
-//! where the bytes run out).
+//! or through a `PathQueue` (in one queue run of two with an edit after the first frame).
+//!
+//! One input in four also checks a shared-goal field's cost from the start and its path (agents
+//! without clearance). One found path in four is smoothed (agents without clearance) and the
+//! curve checked clear by dense sampling, and one in four is repaired after an edit and the
+//! answer checked against the oracle on the edited world (more of both where the bytes run
+//! out).
 
 use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
