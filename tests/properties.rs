@@ -28,6 +28,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
         total.field_costs += o.field_costs;
         total.queue_edited += o.queue_edited;
         total.smoothed += o.smoothed;
+        total.smoothed_with_clearance += o.smoothed_with_clearance;
         total.repairs += o.repairs;
         total.repairs_broken += o.repairs_broken;
     }
@@ -42,6 +43,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     assert!(total.repairs_broken > 500, "{total:?}");
     assert!(total.queue_edited > 50, "{total:?}");
     assert!(total.smoothed > 1000, "{total:?}");
+    assert!(total.smoothed_with_clearance > 40, "{total:?}");
 }
 
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.

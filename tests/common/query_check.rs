@@ -9,10 +9,10 @@
 //! or through a `PathQueue` (in one queue run of two with an edit after the first frame).
 //!
 //! One input in four also checks a shared-goal field's cost from the start and its path (agents
-//! without clearance). One found path in four is smoothed (agents without clearance) and the
-//! curve checked clear by dense sampling, and one in four is repaired after an edit and the
-//! answer checked against the oracle on the edited world (more of both where the bytes run
-//! out).
+//! without clearance). One found path in four, and every one of an agent with clearance, is
+//! smoothed (with that clearance) and the curve checked clear by dense sampling; one in four is
+//! repaired after an edit and the answer checked against the oracle on the edited world (more
+//! of both where the bytes run out).
 
 use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
@@ -62,6 +62,8 @@ pub struct Outcome {
     pub world_changed: usize,
     /// Paths checked for an agent with a clearance radius.
     pub clearance_paths: usize,
+    /// Smoothed paths of agents with a clearance radius.
+    pub smoothed_with_clearance: usize,
     /// Paths checked in a world wider than a 16-voxel chunk along some axis.
     pub paths_across_chunks: usize,
     /// Costs from the start read off a shared-goal field and checked.
@@ -314,14 +316,18 @@ pub fn check_query(data: &[u8]) -> Outcome {
             out.paths += 1;
             out.clearance_paths += usize::from(clearance > 0);
             out.paths_across_chunks += usize::from(dims.max_element() > 16);
-            // One path in four (agents without clearance) is smoothed: the agent's box, sampled
-            // densely along the curve, never enters a blocked voxel. Paths that cut corners
-            // (other diagonal rules) may be refused.
-            if clearance == 0 && b.byte() < 64 {
-                let smooth_config = voxnav::SmoothConfig { media, ..Default::default() };
-                match voxnav::smooth_path(world, &path, &smooth_config) {
+            // One path in four, and every path of an agent with clearance (rarer), is smoothed
+            // on the world the search saw: the agent's box, sampled densely along the curve,
+            // never enters a blocked voxel. With clearance `r` the box is `2 r + 1` voxels
+            // wide, so its centre's one-voxel box is checked on the dilated world (an overlap
+            // there is the wide box's overlap with a solid voxel or the outside). Paths that
+            // cut corners (other diagonal rules) may be refused.
+            if clearance > 0 || b.byte() < 64 {
+                let smooth_config = voxnav::SmoothConfig { media, clearance, ..Default::default() };
+                match voxnav::smooth_path(original, &path, &smooth_config) {
                     Ok(smooth) => {
                         super::assert_clear(world, media, &smooth.points(), &format!("smoothed, {config:?}"));
+                        out.smoothed_with_clearance += usize::from(clearance > 0);
                         assert!(smooth.length() <= smooth.raw_length() * (1.0 + 1e-9), "smoothed, {config:?}");
                         out.smoothed += 1;
                     }
