@@ -26,6 +26,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
         total.clearance_paths += o.clearance_paths;
         total.paths_across_chunks += o.paths_across_chunks;
         total.field_costs += o.field_costs;
+        total.field_with_clearance += o.field_with_clearance;
         total.queue_edited += o.queue_edited;
         total.smoothed += o.smoothed;
         total.smoothed_with_clearance += o.smoothed_with_clearance;
@@ -44,6 +45,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     assert!(total.queue_edited > 50, "{total:?}");
     assert!(total.smoothed > 1000, "{total:?}");
     assert!(total.smoothed_with_clearance > 40, "{total:?}");
+    assert!(total.field_with_clearance > 40, "{total:?}");
 }
 
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.

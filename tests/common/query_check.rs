@@ -8,8 +8,8 @@
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
 //! or through a `PathQueue` (in one queue run of two with an edit after the first frame).
 //!
-//! One input in four also checks a shared-goal field's cost from the start and its path (agents
-//! without clearance). One found path in four, and every one of an agent with clearance, is
+//! One input in four, and every one of an agent with clearance, also checks a shared-goal
+//! field's cost from the start and its path. One found path in four, and every one of an agent with clearance, is
 //! smoothed (with that clearance) and the curve checked clear by dense sampling; one in four is
 //! repaired after an edit and the answer checked against the oracle on the edited world (more
 //! of both where the bytes run out).
@@ -62,6 +62,8 @@ pub struct Outcome {
     pub world_changed: usize,
     /// Paths checked for an agent with a clearance radius.
     pub clearance_paths: usize,
+    /// Field costs checked for agents with a clearance radius.
+    pub field_with_clearance: usize,
     /// Smoothed paths of agents with a clearance radius.
     pub smoothed_with_clearance: usize,
     /// Paths checked in a world wider than a 16-voxel chunk along some axis.
@@ -270,14 +272,16 @@ pub fn check_query(data: &[u8]) -> Outcome {
     let target = if optimum.is_some() || fallback == Fallback::Fail { goal } else { closest(world, &dist, goal) };
     let best = dist[index(world, target)];
     // The shared-goal field (Dijkstra from the goal, pruned where the cost model allows) on the
-    // same query: the cost from the start, or unreachable.
-    if clearance == 0 && b.byte() < 64 {
-        let mut field = GoalField::new(world, goal, &config).expect("a valid goal and costs");
-        let checked = match field.cost_from(world, start) {
+    // same query: the cost from the start, or unreachable. One input in four, and every one of
+    // an agent with clearance (rarer); the field sees the world the search saw and applies the
+    // clearance itself.
+    if clearance > 0 || b.byte() < 64 {
+        let mut field = GoalField::new(original, goal, &config).expect("a valid goal and costs");
+        let checked = match field.cost_from(original, start) {
             Ok(cost) => {
                 assert_eq!(Some(cost), optimum, "field, {config:?} {start} -> {goal}");
                 // Its path: legal, from the start to the goal, at that cost.
-                let path = field.path_from(world, start).expect("a settled start has a path");
+                let path = field.path_from(original, start).expect("a settled start has a path");
                 check_steps(world, &path, start, diagonal, &costs, media);
                 assert_eq!(path.voxels.last(), Some(&goal), "field path, {config:?}");
                 assert_eq!(path.cost, cost, "field path, {config:?}");
@@ -294,6 +298,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
             Err(e) => panic!("field, {config:?} {start} -> {goal}: unexpected {e:?}"),
         };
         out.field_costs += usize::from(checked);
+        out.field_with_clearance += usize::from(checked && clearance > 0);
     }
     match result {
         Ok(path) => {
