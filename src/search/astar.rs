@@ -106,8 +106,8 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         let weight = weight.max(100);
         let priced = config.priced_media(world);
         let mut canonical = canonical && weight == 100 && !priced;
-        if canonical && self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
-            self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
+        if canonical {
+            self.take_tables(config);
         }
         // A cost model whose ties make the pruning inexact searches every move.
         canonical = canonical && self.canon.as_ref().is_some_and(|c| c.1.prunes_exactly());
@@ -137,6 +137,20 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         self.open.push(self.f(0, start), 0, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
+    }
+
+    /// Holds the successor tables of `config`'s diagonal rule and cost model (built once per
+    /// process, [`Canon::shared`]), if it does not already.
+    pub(crate) fn take_tables(&mut self, config: &SearchConfig) {
+        if self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
+            self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
+        }
+    }
+
+    /// Whether it holds the successor tables of `config`'s diagonal rule and cost model.
+    #[cfg(test)]
+    pub(crate) fn holds_tables(&self, config: &SearchConfig) -> bool {
+        self.canon.as_ref().is_some_and(|c| c.0 == (config.diagonal, config.costs))
     }
 
     /// Makes the search just begun (weighted, not canonical) follow the [`Guide`] as well, begun

@@ -356,6 +356,20 @@ pub(crate) struct JumpSearch {
 }
 
 impl JumpSearch {
+    /// Holds the successor tables of `config`'s diagonal rule and cost model (built once per
+    /// process, [`Canon::shared`]), if it does not already.
+    pub(crate) fn take_tables(&mut self, config: &SearchConfig) {
+        if self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
+            self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
+        }
+    }
+
+    /// Whether it holds the successor tables of `config`'s diagonal rule and cost model.
+    #[cfg(test)]
+    pub(crate) fn holds_tables(&self, config: &SearchConfig) -> bool {
+        self.canon.as_ref().is_some_and(|c| c.0 == (config.diagonal, config.costs))
+    }
+
     /// Starts a search; the endpoints and costs were validated by the caller, and moves cost
     /// the same whatever medium they enter (no [`priced_media`](SearchConfig::priced_media)).
     /// `cache` holds the scan events its sweeps read: the two sides of a race share one, and
@@ -369,9 +383,7 @@ impl JumpSearch {
         cache: &mut ScanCache,
     ) {
         let pass = config.pass();
-        if self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
-            self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
-        }
+        self.take_tables(config);
         let mut move_cost = [0; MOVES];
         for (m, c) in move_cost.iter_mut().enumerate() {
             *c = config.costs.cost(axes(m));

@@ -76,6 +76,35 @@ impl Pathfinder {
         self.run_to_end(world)
     }
 
+    /// Builds ahead of time what the first query with `config`'s diagonal rule and cost model
+    /// would build on its way: the tables of canonical successors that jump point search and
+    /// repairs' detours prune with. They are built once per process for each diagonal rule and
+    /// cost model (models that order their costs alike share them), and that first build
+    /// costs more than many whole searches (docs/benchmarks.md). Call this while a level
+    /// loads, so that no query in play pays for it; every pathfinder of the process then finds
+    /// them built. Queries give the same answers with or without it.
+    ///
+    /// # Errors
+    /// [`PathError::InvalidCosts`], [`PathError::InvalidConfig`]: `config` is refused, as
+    /// [`find`](Self::find) would refuse it.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::IVec3;
+    /// use voxnav::{Algorithm, PathRequest, Pathfinder, SearchConfig, VoxelWorld};
+    /// let world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(32)).unwrap();
+    /// let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
+    /// let mut finder = Pathfinder::new();
+    /// finder.prepare(&config).unwrap(); // at load time
+    /// let path = finder.find(&world, None, &PathRequest::new(IVec3::ZERO, IVec3::splat(31), config));
+    /// assert!(path.is_ok());
+    /// ```
+    pub fn prepare(&mut self, config: &SearchConfig) -> Result<(), PathError> {
+        config.validate()?;
+        self.run.prepare(config);
+        Ok(())
+    }
+
     /// A cheapest path like [`find`](Self::find) with A* (whatever `config`'s algorithm),
     /// trying from each voxel only its *canonical* successors (the pruning rule of jump point
     /// search, without the jumps): in open space one to seven moves instead of 26, the same
@@ -264,6 +293,32 @@ mod tests {
             }
         }
         assert!(compared > 20_000, "only {compared} paths compared");
+    }
+
+    /// `prepare` hands every pruning engine the process's shared tables, refuses what `find`
+    /// refuses, and changes no answer.
+    #[test]
+    fn prepare_hands_out_the_tables_a_query_would_build() {
+        use crate::search::config::{Algorithm, CostModel, DiagonalRule};
+        let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, glam::UVec3::new(40, 20, 20)).unwrap();
+        world.fill_voxels(IVec3::new(20, 0, 0), IVec3::new(20, 17, 19), crate::medium::Voxel::Solid).unwrap();
+        for (diagonal, costs) in [
+            (DiagonalRule::Strict, CostModel::GAME),
+            (DiagonalRule::Unchecked, CostModel::PRECISE),
+            (DiagonalRule::Strict, CostModel { face: 10, edge: 20, corner: 30 }),
+        ] {
+            let config = SearchConfig { algorithm: Algorithm::Jps, diagonal, costs, ..Default::default() };
+            let mut prepared = Pathfinder::new();
+            assert!(!prepared.run.holds_tables(&config));
+            prepared.prepare(&config).unwrap();
+            assert!(prepared.run.holds_tables(&config), "{diagonal:?} {costs:?}");
+            let request = PathRequest::new(IVec3::new(2, 3, 4), IVec3::new(37, 5, 15), config);
+            assert_eq!(prepared.find(&world, None, &request), Pathfinder::new().find(&world, None, &request));
+        }
+        let bad = SearchConfig { costs: CostModel { face: 0, edge: 14, corner: 17 }, ..Default::default() };
+        let request = PathRequest::new(IVec3::new(2, 3, 4), IVec3::new(37, 5, 15), bad);
+        let refused = Pathfinder::new().find(&world, None, &request).unwrap_err();
+        assert_eq!(Pathfinder::new().prepare(&bad), Err(refused));
     }
 
     #[test]

@@ -173,6 +173,27 @@ impl Dispatch {
         self.begin_search(world, goal);
     }
 
+    /// Hands every engine that prunes with canonical successors (the prelude's two A*s, the
+    /// A* of repairs' detours, the two jump point searches) the tables of `config`'s diagonal
+    /// rule and cost model, building them if the process has not yet.
+    pub(crate) fn prepare(&mut self, config: &SearchConfig) {
+        self.astar.take_tables(config);
+        self.prelude_astar.take_tables(config);
+        self.prelude_reverse.take_tables(config);
+        self.search.take_tables(config);
+        self.reverse.take_tables(config);
+    }
+
+    /// Whether every engine of [`prepare`](Self::prepare) holds `config`'s tables.
+    #[cfg(test)]
+    pub(crate) fn holds_tables(&self, config: &SearchConfig) -> bool {
+        self.astar.holds_tables(config)
+            && self.prelude_astar.holds_tables(config)
+            && self.prelude_reverse.holds_tables(config)
+            && self.search.holds_tables(config)
+            && self.reverse.holds_tables(config)
+    }
+
     /// Ends the current query (if any): `advance` reports `Unreachable` until the next
     /// `begin`; the statistics stay.
     pub(crate) fn stop(&mut self) {
