@@ -9,10 +9,10 @@
 //! or through a `PathQueue` (in one queue run of two with an edit after the first frame).
 //!
 //! One input in four, and every one of an agent with clearance, also checks a shared-goal
-//! field's cost from the start and its path. One found path in four, and every one of an agent with clearance, is
-//! smoothed (with that clearance) and the curve checked clear by dense sampling; one in four is
-//! repaired after an edit and the answer checked against the oracle on the edited world (more
-//! of both where the bytes run out).
+//! field's cost from the start and its path. One found path in four, and every one of an agent
+//! with clearance, is smoothed (with that clearance) and the curve checked clear by dense
+//! sampling; one in four is repaired after an edit and the answer checked against the oracle on
+//! the edited world (more of both where the bytes run out).
 
 use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
