@@ -21,7 +21,7 @@ use crate::grid::layer::CHUNK_SHIFT;
 use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
 use crate::grid::pass::Pass;
 use crate::grid::world::VoxelWorld;
-use crate::search::canonical::{Canon, CanonFor, START};
+use crate::search::canonical::{Canon, CanonFor, START, hold};
 use crate::search::config::SearchConfig;
 use crate::search::guide::Guide;
 use crate::search::heuristic::Heuristic;
@@ -139,18 +139,15 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         self.stats.peak_open = 1;
     }
 
-    /// Holds the successor tables of `config`'s diagonal rule and cost model (built once per
-    /// process, [`Canon::shared`]), if it does not already.
+    /// Holds the successor tables of `config`'s diagonal rule and cost model ([`hold`]).
     pub(crate) fn take_tables(&mut self, config: &SearchConfig) {
-        if self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
-            self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
-        }
+        hold(&mut self.canon, config);
     }
 
     /// Whether it holds the successor tables of `config`'s diagonal rule and cost model.
     #[cfg(test)]
     pub(crate) fn holds_tables(&self, config: &SearchConfig) -> bool {
-        self.canon.as_ref().is_some_and(|c| c.0 == (config.diagonal, config.costs))
+        crate::search::canonical::holds(self.canon.as_ref(), config)
     }
 
     /// Makes the search just begun (weighted, not canonical) follow the [`Guide`] as well, begun

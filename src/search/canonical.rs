@@ -18,7 +18,7 @@
 //! voxels that have no forced move.
 
 use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes, bit};
-use crate::search::config::{CostModel, DiagonalRule};
+use crate::search::config::{CostModel, DiagonalRule, SearchConfig};
 use glam::IVec3;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -83,6 +83,19 @@ pub(crate) struct Canon {
 /// Shared tables with the diagonal rule and cost model a search asked them for: a search
 /// compares its next query's rule and costs with these, not with the tables' shape.
 pub(crate) type CanonFor = ((DiagonalRule, CostModel), Arc<Canon>);
+
+/// Makes `held` the tables of `config`'s diagonal rule and cost model (built once per process,
+/// [`Canon::shared`]), unless they already are.
+pub(crate) fn hold(held: &mut Option<CanonFor>, config: &SearchConfig) {
+    if !holds(held.as_ref(), config) {
+        *held = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
+    }
+}
+
+/// Whether `held` are the tables of `config`'s diagonal rule and cost model.
+pub(crate) fn holds(held: Option<&CanonFor>, config: &SearchConfig) -> bool {
+    held.is_some_and(|c| c.0 == (config.diagonal, config.costs))
+}
 
 /// Entries of [`Canon::memo`].
 const MEMO: usize = 1 << 12;

@@ -42,7 +42,7 @@ use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes};
 use crate::grid::pass::Pass;
 use crate::grid::scan::{LATERAL, ScanCache};
 use crate::grid::world::VoxelWorld;
-use crate::search::canonical::{Canon, CanonFor, START};
+use crate::search::canonical::{Canon, CanonFor, START, hold};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::memory::EXPANSION_MARGIN;
 use crate::search::nodes::NodeStore;
@@ -356,18 +356,15 @@ pub(crate) struct JumpSearch {
 }
 
 impl JumpSearch {
-    /// Holds the successor tables of `config`'s diagonal rule and cost model (built once per
-    /// process, [`Canon::shared`]), if it does not already.
+    /// Holds the successor tables of `config`'s diagonal rule and cost model ([`hold`]).
     pub(crate) fn take_tables(&mut self, config: &SearchConfig) {
-        if self.canon.as_ref().is_none_or(|c| c.0 != (config.diagonal, config.costs)) {
-            self.canon = Some(((config.diagonal, config.costs), Canon::shared(config.diagonal, config.costs)));
-        }
+        hold(&mut self.canon, config);
     }
 
     /// Whether it holds the successor tables of `config`'s diagonal rule and cost model.
     #[cfg(test)]
     pub(crate) fn holds_tables(&self, config: &SearchConfig) -> bool {
-        self.canon.as_ref().is_some_and(|c| c.0 == (config.diagonal, config.costs))
+        crate::search::canonical::holds(self.canon.as_ref(), config)
     }
 
     /// Starts a search; the endpoints and costs were validated by the caller, and moves cost
