@@ -20,18 +20,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
             Ok(o) => o,
             Err(e) => panic!("query check failed on input {data:?}: {e:?}"),
         };
-        total.paths += o.paths;
-        total.errors += o.errors;
-        total.world_changed += o.world_changed;
-        total.clearance_paths += o.clearance_paths;
-        total.paths_across_chunks += o.paths_across_chunks;
-        total.field_costs += o.field_costs;
-        total.field_with_clearance += o.field_with_clearance;
-        total.queue_edited += o.queue_edited;
-        total.smoothed += o.smoothed;
-        total.smoothed_with_clearance += o.smoothed_with_clearance;
-        total.repairs += o.repairs;
-        total.repairs_broken += o.repairs_broken;
+        total += o;
     }
     eprintln!("{total:?}");
     // Each kind of answer must have been exercised, or the test checks nothing.

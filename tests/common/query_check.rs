@@ -81,6 +81,39 @@ pub struct Outcome {
     pub repairs_broken: usize,
 }
 
+/// Sums the counts of many checks. `other` is taken apart field by field, so a count added to
+/// [`Outcome`] cannot be left out of the sum.
+impl std::ops::AddAssign for Outcome {
+    fn add_assign(&mut self, other: Self) {
+        let Outcome {
+            paths,
+            errors,
+            world_changed,
+            clearance_paths,
+            field_with_clearance,
+            smoothed_with_clearance,
+            paths_across_chunks,
+            field_costs,
+            smoothed,
+            queue_edited,
+            repairs,
+            repairs_broken,
+        } = other;
+        self.paths += paths;
+        self.errors += errors;
+        self.world_changed += world_changed;
+        self.clearance_paths += clearance_paths;
+        self.field_with_clearance += field_with_clearance;
+        self.smoothed_with_clearance += smoothed_with_clearance;
+        self.paths_across_chunks += paths_across_chunks;
+        self.field_costs += field_costs;
+        self.smoothed += smoothed;
+        self.queue_edited += queue_edited;
+        self.repairs += repairs;
+        self.repairs_broken += repairs_broken;
+    }
+}
+
 /// Decodes a query from `data`, runs it and checks the answer; panics on any disagreement.
 pub fn check_query(data: &[u8]) -> Outcome {
     let mut b = Bytes(data);
