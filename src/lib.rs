@@ -54,7 +54,7 @@ pub use io::glb_view::ViewStats;
 pub use io::movingai::{Problem, Scenario};
 pub use limits::Limits;
 pub use medium::{Media, Voxel};
-pub use search::batch::{find_paths, find_paths_sequential};
+pub use search::batch::{drop_spare_pathfinders, find_paths, find_paths_sequential};
 pub use search::path::{Path, PathCheck, SearchStats, SearchStep};
 pub use search::pathfinder::Pathfinder;
 pub use search::queue::{PathQueue, Ticket};

@@ -70,3 +70,30 @@ fn queue_serves_by_priority_with_one_shot_results() {
     }
     assert!(!queue.cancel(cancelled));
 }
+
+/// Batches run on pathfinders kept from earlier batches: after batches on another world of the
+/// same size, and on this world before an edit (its chunks' scan events read, its node pages
+/// grown), each result is still what a new pathfinder finds.
+#[test]
+fn kept_pathfinders_answer_as_new_ones() {
+    let mut rng = rng(0xBA7C_0003);
+    let dims = UVec3::new(40, 20, 40);
+    let (mut first, second) = (walled_world(&mut rng, dims, 15, 5), walled_world(&mut rng, dims, 20, 0));
+    let first_requests = requests(&mut rng, &first, 90);
+    let second_requests = requests(&mut rng, &second, 90);
+    let fresh = |world: &voxnav::VoxelWorld, reqs: &[PathRequest]| -> Vec<_> {
+        reqs.iter().map(|r| Pathfinder::new().find(world, None, r)).collect()
+    };
+    for _ in 0..2 {
+        assert_eq!(find_paths(&first, None, &first_requests), fresh(&first, &first_requests));
+        assert_eq!(find_paths_sequential(&second, None, &second_requests), fresh(&second, &second_requests));
+        assert_eq!(find_paths(&second, None, &second_requests), fresh(&second, &second_requests));
+    }
+    // Wall off a slab across the first world: some paths change, some goals become unreachable.
+    let before = fresh(&first, &first_requests);
+    first.fill_voxels(glam::IVec3::new(18, 0, 0), glam::IVec3::new(21, 19, 39), voxnav::Voxel::Solid).unwrap();
+    let after = fresh(&first, &first_requests);
+    assert_ne!(after, before, "the edit changed nothing");
+    assert_eq!(find_paths(&first, None, &first_requests), after);
+    assert_eq!(find_paths_sequential(&first, None, &first_requests), after);
+}

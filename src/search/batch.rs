@@ -1,5 +1,7 @@
 //! Many agents at once: [`find_paths`] solves a batch of [`PathRequest`]s, in parallel with
-//! the `parallel` feature (rayon).
+//! the `parallel` feature (rayon), on pathfinders kept between batches.
+
+use std::sync::{Mutex, PoisonError};
 
 use crate::error::PathError;
 use crate::grid::components::Components;
@@ -15,6 +17,13 @@ use crate::search::request::PathRequest;
 /// result is exactly what [`Pathfinder::find`] returns for that request alone (with the same
 /// `components`): deterministic, whatever the thread count or timing. Run it inside
 /// `rayon::ThreadPool::install` to choose the threads.
+///
+/// Call it every frame if you like: its pathfinders are kept between calls, so a batch does not
+/// pay for growing new ones and reading the world's chunks again. At most one per thread of
+/// the pool is kept, holding at most the world's
+/// [`max_search_bytes`](crate::Limits::max_search_bytes) in all: the memory a pathfinder per
+/// thread of your own would hold. [`drop_spare_pathfinders`] frees them (when a level is
+/// unloaded, say).
 ///
 /// # Errors
 /// Each result carries its own [`PathError`]; a bad request does not affect the others.
@@ -74,6 +83,112 @@ pub fn find_paths_sequential(
     components: Option<&Components>,
     requests: &[PathRequest],
 ) -> Vec<Result<Path, PathError>> {
-    let mut finder = Pathfinder::new();
-    requests.iter().map(|r| finder.find(world, components, r)).collect()
+    let mut finder = lend();
+    let out = requests.iter().map(|r| finder.find(world, components, r)).collect();
+    give_back(finder, world.limits().max_search_bytes);
+    out
+}
+
+/// Frees the pathfinders that [`find_paths`] and [`find_paths_sequential`] keep between calls.
+///
+/// # Examples
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{PathRequest, SearchConfig, VoxelWorld, drop_spare_pathfinders, find_paths};
+/// let world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::splat(16)).unwrap();
+/// let r = [PathRequest::new(IVec3::ZERO, IVec3::splat(15), SearchConfig::default())];
+/// let first = find_paths(&world, None, &r);
+/// drop_spare_pathfinders(); // the next batch starts on new pathfinders, with the same answers
+/// assert_eq!(find_paths(&world, None, &r), first);
+/// ```
+pub fn drop_spare_pathfinders() {
+    let all = std::mem::take(&mut *SPARE.lock().unwrap_or_else(PoisonError::into_inner));
+    drop(all);
+}
+
+/// Pathfinders kept between batches, each with its bytes when it was given back.
+#[derive(Debug, Default)]
+struct Spare {
+    finders: Vec<(Pathfinder, usize)>,
+    bytes: usize,
+}
+
+impl Spare {
+    /// The most recently kept pathfinder, if any.
+    fn take(&mut self) -> Option<Pathfinder> {
+        let (finder, bytes) = self.finders.pop()?;
+        self.bytes -= bytes;
+        Some(finder)
+    }
+
+    /// Keeps `finder` if fewer than `most` are kept and its bytes fit within `limit` beside
+    /// the others'; hands it back otherwise (to be dropped outside the lock).
+    fn keep(&mut self, finder: Pathfinder, most: usize, limit: usize) -> Option<Pathfinder> {
+        let bytes = finder.memory_bytes();
+        if self.finders.len() < most && self.bytes.checked_add(bytes).is_some_and(|all| all <= limit) {
+            self.bytes += bytes;
+            self.finders.push((finder, bytes));
+            None
+        } else {
+            Some(finder)
+        }
+    }
+}
+
+/// The process's spare pathfinders.
+static SPARE: Mutex<Spare> = Mutex::new(Spare { finders: Vec::new(), bytes: 0 });
+
+/// A kept pathfinder, or a new one. (A pathfinder's state never changes an answer, so any will
+/// do; a poisoned lock still holds whole pathfinders.)
+fn lend() -> Pathfinder {
+    SPARE.lock().unwrap_or_else(PoisonError::into_inner).take().unwrap_or_default()
+}
+
+/// Keeps `finder` for the next batch: at most one per thread of the pool, holding at most
+/// `limit` bytes in all.
+fn give_back(finder: Pathfinder, limit: usize) {
+    #[cfg(feature = "parallel")]
+    let most = rayon::current_num_threads().max(1);
+    #[cfg(not(feature = "parallel"))]
+    let most = 1;
+    let dropped = SPARE.lock().unwrap_or_else(PoisonError::into_inner).keep(finder, most, limit);
+    drop(dropped);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::config::SearchConfig;
+    use crate::search::request::PathRequest;
+    use glam::{IVec3, UVec3, Vec3};
+
+    /// A pathfinder that has searched a world of `side`^3 voxels (holding its memory).
+    fn used(side: u32) -> Pathfinder {
+        let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(side)).unwrap();
+        let mut finder = Pathfinder::new();
+        let far = IVec3::splat(side as i32 - 1);
+        finder.find(&world, None, &PathRequest::new(IVec3::ZERO, far, SearchConfig::default())).unwrap();
+        finder
+    }
+
+    /// Kept pathfinders stay within their number and bytes, their bytes counted exactly, and
+    /// come back most recent first.
+    #[test]
+    fn spare_pathfinders_stay_within_their_limits() {
+        let (small, l) = (used(8), used(40).memory_bytes());
+        let s = small.memory_bytes();
+        assert!(0 < s && s < l, "{s} {l}");
+        let mut spare = Spare::default();
+        assert!(spare.keep(used(40), 4, l - 1).is_some(), "too large for the limit alone");
+        assert!(spare.keep(used(40), 0, l).is_some(), "none may be kept");
+        assert!(spare.keep(used(40), 4, l + s).is_none());
+        assert!(spare.keep(used(40), 4, l + s).is_some(), "two would pass the limit");
+        assert!(spare.keep(used(8), 1, l + s).is_some(), "one is kept already");
+        assert!(spare.keep(small, 2, l + s).is_none());
+        assert_eq!(spare.bytes, l + s);
+        assert_eq!(spare.take().map(|f| f.memory_bytes()), Some(s));
+        assert_eq!(spare.bytes, l);
+        assert_eq!(spare.take().map(|f| f.memory_bytes()), Some(l));
+        assert_eq!((spare.bytes, spare.take().is_none()), (0, true));
+    }
 }
