@@ -1,7 +1,7 @@
 //! Many agents at once: [`find_paths`] solves a batch of [`PathRequest`]s, in parallel with
 //! the `parallel` feature (rayon), on pathfinders kept between batches.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::error::PathError;
 use crate::grid::components::Components;
@@ -19,8 +19,8 @@ use crate::search::request::PathRequest;
 /// `rayon::ThreadPool::install` to choose the threads.
 ///
 /// Call it every frame if you like: its pathfinders are kept between calls, so a batch does not
-/// pay for growing new ones and reading the world's chunks again. At most one per thread of
-/// the pool is kept, holding at most the world's
+/// pay for growing new ones and reading the world's chunks again. At most one per thread (of
+/// the pool, or of the machine) is kept, holding at most the world's
 /// [`max_search_bytes`](crate::Limits::max_search_bytes) in all: the memory a pathfinder per
 /// thread of your own would hold. [`drop_spare_pathfinders`] frees them (when a level is
 /// unloaded, say).
@@ -144,15 +144,22 @@ fn lend() -> Pathfinder {
     SPARE.lock().unwrap_or_else(PoisonError::into_inner).take().unwrap_or_default()
 }
 
-/// Keeps `finder` for the next batch: at most one per thread of the pool, holding at most
-/// `limit` bytes in all.
+/// Keeps `finder` for the next batch: at most one per thread, holding at most `limit` bytes in
+/// all.
 fn give_back(finder: Pathfinder, limit: usize) {
-    #[cfg(feature = "parallel")]
-    let most = rayon::current_num_threads().max(1);
-    #[cfg(not(feature = "parallel"))]
-    let most = 1;
-    let dropped = SPARE.lock().unwrap_or_else(PoisonError::into_inner).keep(finder, most, limit);
+    let dropped = SPARE.lock().unwrap_or_else(PoisonError::into_inner).keep(finder, threads(), limit);
     drop(dropped);
+}
+
+/// The threads of the rayon pool running this (on one of its threads), or else of the
+/// machine: without starting rayon's global pool, which a sequential batch does not need.
+fn threads() -> usize {
+    #[cfg(feature = "parallel")]
+    if rayon::current_thread_index().is_some() {
+        return rayon::current_num_threads();
+    }
+    static MACHINE: OnceLock<usize> = OnceLock::new();
+    *MACHINE.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
 }
 
 #[cfg(test)]
