@@ -240,6 +240,15 @@ impl Pathfinder {
     pub fn memory_bytes(&self) -> usize {
         self.run.heap_bytes()
     }
+
+    /// A testing hook, outside the supported API: how many expansions of A* with canonical
+    /// successors an exact jump point search runs before it races its jump searches (`None`:
+    /// the default). Answers never depend on it; the query harness sets 0 so that its small
+    /// worlds reach the race.
+    #[doc(hidden)]
+    pub fn set_jps_prelude(&mut self, expansions: Option<usize>) {
+        self.run.set_prelude(expansions);
+    }
 }
 
 #[cfg(test)]

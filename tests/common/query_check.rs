@@ -6,7 +6,10 @@
 //! outside the world), a cost model (some invalid), a diagonal rule, an algorithm, a fallback,
 //! media with prices (some absurd), an expansion cap, optional connectivity labels, and a way to
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
-//! or through a `PathQueue` (in one queue run of two with an edit after the first frame).
+//! or through a `PathQueue` (in one queue run of two with an edit after the first frame). A
+//! one-shot answer must also be what `find_paths` answers, on the pathfinders it kept from
+//! earlier inputs. Jump point searches also run without their prelude (which answers every
+//! query of worlds this small), so that their race of jump searches is checked too.
 //!
 //! One input in four, and every one of an agent with clearance, also checks a shared-goal
 //! field's cost from the start and its path. One found path in four, and every one of an agent
@@ -79,6 +82,14 @@ pub struct Outcome {
     /// Of those, paths the edit broke that came back mended (or cut short at the closest
     /// voxel).
     pub repairs_broken: usize,
+    /// One-shot answers also asked of `find_paths` (on pathfinders kept from earlier inputs)
+    /// and found equal.
+    pub batched: usize,
+    /// Jump point searches run again without their prelude (the race of jump searches) on a
+    /// pathfinder kept across inputs, and checked against the oracle.
+    pub raced: usize,
+    /// Of those, races that read the world's chunks (the sweeps ran).
+    pub raced_swept: usize,
 }
 
 /// Sums the counts of many checks. `other` is taken apart field by field, so a count added to
@@ -98,6 +109,9 @@ impl std::ops::AddAssign for Outcome {
             queue_edited,
             repairs,
             repairs_broken,
+            batched,
+            raced,
+            raced_swept,
         } = other;
         self.paths += paths;
         self.errors += errors;
@@ -111,6 +125,9 @@ impl std::ops::AddAssign for Outcome {
         self.queue_edited += queue_edited;
         self.repairs += repairs;
         self.repairs_broken += repairs_broken;
+        self.batched += batched;
+        self.raced += raced;
+        self.raced_swept += raced_swept;
     }
 }
 
@@ -195,7 +212,15 @@ pub fn check_query(data: &[u8]) -> Outcome {
     let mut out = Outcome::default();
     let mut delivered_on: Option<VoxelWorld> = None;
     let result = match run {
-        Run::Once => finder.find(&world, labels.as_ref(), &request),
+        Run::Once => {
+            let once = finder.find(&world, labels.as_ref(), &request);
+            // A batch runs on pathfinders kept from earlier batches (other worlds, other
+            // configurations): its answers must be the one-shot ones.
+            let batch = voxnav::find_paths(&world, labels.as_ref(), &[request, request]);
+            assert_eq!(batch, [once.clone(), once.clone()], "{config:?}");
+            out.batched += 1;
+            once
+        }
         Run::Sliced(n) => begin(&mut finder).and_then(|()| {
             loop {
                 match finder.advance(&world, n) {
@@ -332,6 +357,32 @@ pub fn check_query(data: &[u8]) -> Outcome {
         };
         out.field_costs += usize::from(checked);
         out.field_with_clearance += usize::from(checked && clearance > 0);
+    }
+    // Jump point search's prelude answers every query of worlds this small: run it again
+    // without, so that its race of jump searches is checked too, on a pathfinder that carries
+    // its node stores and scan cache from input to input.
+    if algorithm == Algorithm::Jps {
+        thread_local! {
+            static RACER: std::cell::RefCell<Pathfinder> = std::cell::RefCell::new({
+                let mut racer = Pathfinder::new();
+                racer.set_jps_prelude(Some(0));
+                racer
+            });
+        }
+        let (raced, swept) = RACER
+            .with_borrow_mut(|racer| (racer.find(original, labels.as_ref(), &request), racer.chunks_scanned() > 0));
+        match raced {
+            Ok(path) => {
+                check_steps(world, &path, start, diagonal, &costs, media);
+                assert_eq!(path.voxels.last(), Some(&target), "raced, {config:?} {start} -> {goal}");
+                assert_eq!(Some(path.cost), best, "raced, {config:?} {start} -> {goal}");
+            }
+            Err(PathError::Unreachable { .. }) => assert!(optimum.is_none() && fallback == Fallback::Fail, "raced"),
+            Err(PathError::BudgetExhausted { .. }) => assert!(max_expansions.is_some(), "raced, {config:?}"),
+            Err(e) => panic!("raced, {config:?} {start} -> {goal}: unexpected {e:?}"),
+        }
+        out.raced += 1;
+        out.raced_swept += usize::from(swept);
     }
     match result {
         Ok(path) => {

@@ -184,6 +184,11 @@ impl Dispatch {
         self.reverse.take_tables(config);
     }
 
+    /// Sets the [`PRELUDE`]'s expansions (`None`: [`PRELUDE`]).
+    pub(crate) fn set_prelude(&mut self, expansions: Option<usize>) {
+        self.prelude_expansions = expansions;
+    }
+
     /// Whether every engine of [`prepare`](Self::prepare) holds `config`'s tables.
     #[cfg(test)]
     pub(crate) fn holds_tables(&self, config: &SearchConfig) -> bool {
