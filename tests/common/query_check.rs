@@ -8,8 +8,9 @@
 //! run it: one shot, time-sliced, time-sliced with an edit or a replaced world between slices,
 //! or through a `PathQueue` (in one queue run of two with an edit after the first frame). A
 //! one-shot answer must also be what `find_paths` answers, on the pathfinders it kept from
-//! earlier inputs. Jump point searches also run without their prelude (which answers every
-//! query of worlds this small), so that their race of jump searches is checked too.
+//! earlier inputs. Jump point searches (and exact A* inputs, as jump point searches) also run
+//! without the prelude (which answers every query of worlds this small), so that the race of
+//! jump searches is checked too.
 //!
 //! One input in four, and every one of an agent with clearance, also checks a shared-goal
 //! field's cost from the start and its path. One found path in four, and every one of an agent
@@ -85,8 +86,9 @@ pub struct Outcome {
     /// One-shot answers also asked of `find_paths` (on pathfinders kept from earlier inputs)
     /// and found equal.
     pub batched: usize,
-    /// Jump point searches run again without their prelude (the race of jump searches) on a
-    /// pathfinder kept across inputs, and checked against the oracle.
+    /// Jump point searches (and exact A* inputs, as jump point searches) run again without
+    /// the prelude (the race of jump searches) on a pathfinder kept across inputs, and checked
+    /// against the oracle.
     pub raced: usize,
     /// Of those, races that read the world's chunks (the sweeps ran).
     pub raced_swept: usize,
@@ -360,8 +362,10 @@ pub fn check_query(data: &[u8]) -> Outcome {
     }
     // Jump point search's prelude answers every query of worlds this small: run it again
     // without, so that its race of jump searches is checked too, on a pathfinder that carries
-    // its node stores and scan cache from input to input.
-    if algorithm == Algorithm::Jps {
+    // its node stores and scan cache from input to input. Exact A* inputs too (as jump point
+    // searches): three times the races.
+    if matches!(algorithm, Algorithm::AStar | Algorithm::Jps) {
+        let request = PathRequest::new(start, goal, SearchConfig { algorithm: Algorithm::Jps, ..config });
         thread_local! {
             static RACER: std::cell::RefCell<Pathfinder> = std::cell::RefCell::new({
                 let mut racer = Pathfinder::new();
