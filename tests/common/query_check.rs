@@ -92,6 +92,8 @@ pub struct Outcome {
     pub raced: usize,
     /// Of those, races that read the world's chunks (the sweeps ran).
     pub raced_swept: usize,
+    /// Of those, races run in time slices.
+    pub raced_sliced: usize,
 }
 
 /// Sums the counts of many checks. `other` is taken apart field by field, so a count added to
@@ -114,6 +116,7 @@ impl std::ops::AddAssign for Outcome {
             batched,
             raced,
             raced_swept,
+            raced_sliced,
         } = other;
         self.paths += paths;
         self.errors += errors;
@@ -130,6 +133,7 @@ impl std::ops::AddAssign for Outcome {
         self.batched += batched;
         self.raced += raced;
         self.raced_swept += raced_swept;
+        self.raced_sliced += raced_sliced;
     }
 }
 
@@ -373,8 +377,21 @@ pub fn check_query(data: &[u8]) -> Outcome {
                 racer
             });
         }
-        let (raced, swept) = RACER
-            .with_borrow_mut(|racer| (racer.find(original, labels.as_ref(), &request), racer.chunks_scanned() > 0));
+        // Time-sliced where the input's first search was.
+        let race = |racer: &mut Pathfinder| match run {
+            Run::Sliced(n) => racer.begin(original, labels.as_ref(), &request).and_then(|()| {
+                loop {
+                    match racer.advance(original, n) {
+                        SearchStep::Pending => {}
+                        SearchStep::Found(p) => break Ok(p),
+                        SearchStep::Failed(e) => break Err(e),
+                    }
+                }
+            }),
+            _ => racer.find(original, labels.as_ref(), &request),
+        };
+        let (raced, swept) = RACER.with_borrow_mut(|racer| (race(racer), racer.chunks_scanned() > 0));
+        out.raced_sliced += usize::from(swept && matches!(run, Run::Sliced(_)));
         match raced {
             Ok(path) => {
                 check_steps(world, &path, start, diagonal, &costs, media);
