@@ -106,28 +106,22 @@ pub fn drop_spare_pathfinders() {
     drop(all);
 }
 
-/// Pathfinders kept between batches, each with its bytes when it was given back.
+/// Pathfinders kept between batches, the most recently kept last. (Few: at most one per
+/// thread.)
 #[derive(Debug, Default)]
-struct Spare {
-    finders: Vec<(Pathfinder, usize)>,
-    bytes: usize,
-}
+struct Spare(Vec<Pathfinder>);
 
 impl Spare {
-    /// The most recently kept pathfinder, if any.
-    fn take(&mut self) -> Option<Pathfinder> {
-        let (finder, bytes) = self.finders.pop()?;
-        self.bytes -= bytes;
-        Some(finder)
+    /// Bytes the kept pathfinders hold.
+    fn bytes(&self) -> usize {
+        self.0.iter().map(Pathfinder::memory_bytes).sum()
     }
 
     /// Keeps `finder` if fewer than `most` are kept and its bytes fit within `limit` beside
     /// the others'; hands it back otherwise (to be dropped outside the lock).
     fn keep(&mut self, finder: Pathfinder, most: usize, limit: usize) -> Option<Pathfinder> {
-        let bytes = finder.memory_bytes();
-        if self.finders.len() < most && self.bytes.checked_add(bytes).is_some_and(|all| all <= limit) {
-            self.bytes += bytes;
-            self.finders.push((finder, bytes));
+        if self.0.len() < most && self.bytes().checked_add(finder.memory_bytes()).is_some_and(|all| all <= limit) {
+            self.0.push(finder);
             None
         } else {
             Some(finder)
@@ -136,12 +130,12 @@ impl Spare {
 }
 
 /// The process's spare pathfinders.
-static SPARE: Mutex<Spare> = Mutex::new(Spare { finders: Vec::new(), bytes: 0 });
+static SPARE: Mutex<Spare> = Mutex::new(Spare(Vec::new()));
 
 /// A kept pathfinder, or a new one. (A pathfinder's state never changes an answer, so any will
 /// do; a poisoned lock still holds whole pathfinders.)
 fn lend() -> Pathfinder {
-    SPARE.lock().unwrap_or_else(PoisonError::into_inner).take().unwrap_or_default()
+    SPARE.lock().unwrap_or_else(PoisonError::into_inner).0.pop().unwrap_or_default()
 }
 
 /// Keeps `finder` for the next batch: at most one per thread, holding at most `limit` bytes in
@@ -178,8 +172,7 @@ mod tests {
         finder
     }
 
-    /// Kept pathfinders stay within their number and bytes, their bytes counted exactly, and
-    /// come back most recent first.
+    /// Kept pathfinders stay within their number and bytes, and come back most recent first.
     #[test]
     fn spare_pathfinders_stay_within_their_limits() {
         let (small, l) = (used(8), used(40).memory_bytes());
@@ -192,10 +185,10 @@ mod tests {
         assert!(spare.keep(used(40), 4, l + s).is_some(), "two would pass the limit");
         assert!(spare.keep(used(8), 1, l + s).is_some(), "one is kept already");
         assert!(spare.keep(small, 2, l + s).is_none());
-        assert_eq!(spare.bytes, l + s);
-        assert_eq!(spare.take().map(|f| f.memory_bytes()), Some(s));
-        assert_eq!(spare.bytes, l);
-        assert_eq!(spare.take().map(|f| f.memory_bytes()), Some(l));
-        assert_eq!((spare.bytes, spare.take().is_none()), (0, true));
+        assert_eq!(spare.bytes(), l + s);
+        assert_eq!(spare.0.pop().map(|f| f.memory_bytes()), Some(s));
+        assert_eq!(spare.bytes(), l);
+        assert_eq!(spare.0.pop().map(|f| f.memory_bytes()), Some(l));
+        assert_eq!((spare.bytes(), spare.0.pop().is_none()), (0, true));
     }
 }
