@@ -424,15 +424,9 @@ fn jps_races_from_both_ends() {
     assert_eq!(jps.cost, astar.cost);
     assert!(jps.stats.expanded * 4 < astar.stats.expanded, "JPS {} vs A* {}", jps.stats.expanded, astar.stats.expanded);
     for slice in [1, 7, 100] {
-        let mut sliced = Pathfinder::new();
-        sliced.begin(&world, None, &PathRequest::new(start, goal, config)).unwrap();
-        let got = loop {
-            match sliced.advance(&world, slice) {
-                voxnav::SearchStep::Pending => {}
-                voxnav::SearchStep::Found(p) => break p,
-                voxnav::SearchStep::Failed(e) => panic!("slice {slice}: {e}"),
-            }
-        };
+        let request = PathRequest::new(start, goal, config);
+        let got = common::find_sliced(&mut Pathfinder::new(), &world, None, &request, slice)
+            .unwrap_or_else(|e| panic!("slice {slice}: {e}"));
         assert_eq!(got, jps, "slice {slice}");
     }
 }

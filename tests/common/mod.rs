@@ -225,6 +225,24 @@ pub fn check_steps(world: &VoxelWorld, path: &Path, start: IVec3, rule: Diagonal
     assert_eq!(path.points.len(), path.voxels.len());
 }
 
+/// `request` begun on `finder` and advanced `slice` expansions at a time to its end.
+pub fn find_sliced(
+    finder: &mut Pathfinder,
+    world: &VoxelWorld,
+    components: Option<&voxnav::Components>,
+    request: &voxnav::PathRequest,
+    slice: usize,
+) -> Result<Path, PathError> {
+    finder.begin(world, components, request)?;
+    loop {
+        match finder.advance(world, slice) {
+            voxnav::SearchStep::Pending => {}
+            voxnav::SearchStep::Found(p) => return Ok(p),
+            voxnav::SearchStep::Failed(e) => return Err(e),
+        }
+    }
+}
+
 /// [`check_steps`] under `config`, and the path ends at `goal`.
 pub fn assert_path_valid(world: &VoxelWorld, path: &Path, start: IVec3, goal: IVec3, config: &SearchConfig) {
     check_steps(world, path, start, config.diagonal, &config.costs, config.media);

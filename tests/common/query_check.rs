@@ -22,7 +22,7 @@ use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
 use voxnav::{FieldError, GoalField, PathCheck, PathQueue, PathRequest, SearchStep};
 
-use super::{check_steps, distances, index, rng, walled_world};
+use super::{check_steps, distances, find_sliced, index, rng, walled_world};
 
 /// Reads bytes as numbers, then zeros once they run out.
 pub struct Bytes<'a>(pub &'a [u8]);
@@ -214,7 +214,6 @@ pub fn check_query(data: &[u8]) -> Outcome {
 
     let mut finder = Pathfinder::new();
     let request = PathRequest::new(start, goal, config);
-    let begin = |finder: &mut Pathfinder| finder.begin(&world, labels.as_ref(), &request);
     let mut out = Outcome::default();
     let mut delivered_on: Option<VoxelWorld> = None;
     let result = match run {
@@ -227,15 +226,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
             out.batched += 1;
             once
         }
-        Run::Sliced(n) => begin(&mut finder).and_then(|()| {
-            loop {
-                match finder.advance(&world, n) {
-                    SearchStep::Pending => {}
-                    SearchStep::Found(p) => break Ok(p),
-                    SearchStep::Failed(e) => break Err(e),
-                }
-            }
-        }),
+        Run::Sliced(n) => find_sliced(&mut finder, &world, labels.as_ref(), &request, n),
         Run::Edited(n) | Run::Replaced(n) => {
             let mut other = world.clone();
             if matches!(run, Run::Edited(_)) {
@@ -244,7 +235,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
             } else {
                 other = walled_world(&mut rng(seed ^ 1), dims + UVec3::new(0, 1, 0), solid, water);
             }
-            match begin(&mut finder) {
+            match finder.begin(&world, labels.as_ref(), &request) {
                 Err(e) => Err(e),
                 Ok(()) => match finder.advance(&world, n) {
                     SearchStep::Pending => {
@@ -379,15 +370,7 @@ pub fn check_query(data: &[u8]) -> Outcome {
         }
         // Time-sliced where the input's first search was.
         let race = |racer: &mut Pathfinder| match run {
-            Run::Sliced(n) => racer.begin(original, labels.as_ref(), &request).and_then(|()| {
-                loop {
-                    match racer.advance(original, n) {
-                        SearchStep::Pending => {}
-                        SearchStep::Found(p) => break Ok(p),
-                        SearchStep::Failed(e) => break Err(e),
-                    }
-                }
-            }),
+            Run::Sliced(n) => find_sliced(racer, original, labels.as_ref(), &request, n),
             _ => racer.find(original, labels.as_ref(), &request),
         };
         let (raced, swept) = RACER.with_borrow_mut(|racer| (race(racer), racer.chunks_scanned() > 0));
