@@ -147,6 +147,26 @@ fn on_warframe_maps_agents_mostly_turn_on_a_curve() {
     assert!(curves * 10 >= (curves + pivots) * 8, "curves {curves}, in place {pivots}");
 }
 
+/// An agent flying in the plane between two solid slabs, its box touching both, rejoins a path
+/// in that plane. (Found with jump point search's paths in `repaired_flights_continue_without_a_jump`:
+/// the points checked on the way were interpolated with a rounding error that put the box a
+/// hair into the slabs, and the agent could not rejoin the voxel it was in.)
+#[test]
+fn an_agent_touching_walls_on_both_sides_rejoins() {
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(16)).unwrap();
+    world.fill_voxels(IVec3::new(0, 0, 12), IVec3::new(15, 15, 12), Voxel::Solid).unwrap();
+    world.fill_voxels(IVec3::new(0, 0, 14), IVec3::new(15, 15, 14), Voxel::Solid).unwrap();
+    let position = Vec3::new(8.965_698, 4.965_698, 13.5);
+    let heading = Vec3::new(-1.0, -1.0, 0.0);
+    let voxels = [IVec3::new(8, 4, 13), IVec3::new(7, 3, 13), IVec3::new(6, 2, 13), IVec3::new(5, 2, 13)];
+    for n in 1..=voxels.len() {
+        let smooth = smooth_from(&world, position, heading, &voxels[..n], &SmoothConfig::default())
+            .unwrap_or_else(|e| panic!("{n} voxels: {e}"));
+        assert_eq!(smooth.points()[0], position);
+        assert_clear(&world, Media::ANY, &smooth.points(), "between slabs");
+    }
+}
+
 #[test]
 fn an_agent_heading_away_turns_in_place_first() {
     let world = VoxelWorld::new(Vec3::ZERO, 0.5, UVec3::new(24, 8, 8)).unwrap();

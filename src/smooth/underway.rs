@@ -24,9 +24,14 @@ const LINE_STEP: f64 = 0.25;
 /// Whether the agent's box stays clear on the straight line from `a` to `b` (any points):
 /// checked over the boxes of points at most [`LINE_STEP`] apart and the hulls between them, a
 /// slight over-approximation of the swept box.
+///
+/// The points lie in the box spanned by `a` and `b`: a coordinate the two share is exactly
+/// theirs. (Interpolated as `a (1 - t) + b t`, 13.5 came out as 13.500000000000002, and an
+/// agent whose box touched walls on both sides of its plane saw them as blocking its way.)
 pub(crate) fn line_clear(world: &VoxelWorld, pass: Pass, a: DVec3, b: DVec3) -> bool {
     let n = ((a.distance(b) / LINE_STEP).ceil() as usize).max(1);
-    let points: Vec<DVec3> = (0..=n).map(|i| a.lerp(b, i as f64 / n as f64)).collect();
+    let (lo, hi) = (a.min(b), a.max(b));
+    let points: Vec<DVec3> = (0..=n).map(|i| (a + (b - a) * (i as f64 / n as f64)).clamp(lo, hi)).collect();
     polyline_clear(world, pass, &points)
 }
 
