@@ -36,13 +36,17 @@ pub enum Algorithm {
     /// between is swept along canonical lines, each voxel recorded once per cost improvement.
     /// The returned voxel path has one legal move per step.
     ///
-    /// A query first runs a short A* from the start that tries only the moves jump point
-    /// search would (its canonical successors, no jumps): up to 1,000 expansions, which answer
-    /// most small queries without the jump search's set-up. If that has not ended, two jump
-    /// point searches race, one from the goal back to the start (which takes the first turn)
-    /// and one from the start, taking turns of 4,096 voxels swept, and the first path found is
-    /// returned: A* is slow when the obstacle that fools its estimate lies near the goal, and
-    /// from the other end that obstacle comes first. [`SearchStats::expanded`] (and
+    /// A query first runs A* that tries only the moves jump point search would (its canonical
+    /// successors, no jumps), for up to 2,000 expansions: this *prelude* answers most small
+    /// queries without the jump search's set-up. If it has not ended, two jump point searches
+    /// race, one from each end, taking turns of 4,096 units of work (an expansion or a voxel
+    /// swept), and the first path found is returned: A* is slow when the obstacle that fools
+    /// its estimate lies near the goal, and from the other end that obstacle comes first. Where
+    /// an obstacle on the straight line lies clearly nearer one end, the search from that end
+    /// goes first (in the prelude, alone); otherwise the prelude also runs from both ends, in
+    /// turns of 32 expansions, and the search from the goal goes first. The side whose level of
+    /// `f` is higher takes the next turn, and a side that has done 16 times the other's work
+    /// yields. [`SearchStats::expanded`] (and
     /// [`SearchConfig::max_expansions`]) count every search of the query, and a race may hold
     /// up to twice the memory of one search (docs/search.md has its measurements). The race
     /// needs moves that are the same both ways: under [`DiagonalRule::Faces`], with media
