@@ -94,11 +94,12 @@ fn check(world: &VoxelWorld, media: Media, smooth: &SmoothPath, profile: &Flight
 fn random_worlds_give_unit_bounded_aligned_poses() {
     let mut count = 0;
     for seed in 10_000..11_000 {
-        let media = if seed % 4 == 0 { Media::AIR } else { Media::ANY };
+        // Media and profiles vary apart from the path's algorithm (the seed's parity).
+        let media = if seed % 3 == 0 { Media::AIR } else { Media::ANY };
         let Some((world, path)) = common::random_case(seed, media) else { continue };
         let smooth = smooth_path(&world, &path, &SmoothConfig { media, ..Default::default() }).unwrap();
         common::assert_clear(&world, media, &smooth.points(), "smooth");
-        let profile = if seed % 2 == 0 { FlightProfile::AIR } else { FlightProfile::SWIM };
+        let profile = if seed / 2 % 2 == 0 { FlightProfile::AIR } else { FlightProfile::SWIM };
         check(&world, media, &smooth, &profile, &format!("seed {seed}"));
         count += 1;
     }
