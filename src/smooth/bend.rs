@@ -61,8 +61,9 @@ pub(crate) fn bend_corner(
         let a = w - d_in * l_in;
         let b = w + d_out * l_out;
         let knots = if inside {
-            // Handles of the cubic closest to a circular arc tangent to both legs.
-            let k = 4.0 / 3.0 * (turn / 4.0).tan() / (turn / 2.0).tan();
+            // Handles of the cubic closest to a circular arc tangent to both legs; for a corner
+            // that hardly turns, their limit 2/3 (the formula is 0 / 0 at no turn).
+            let k = if turn > 1e-4 { 4.0 / 3.0 * (turn / 4.0).tan() / (turn / 2.0).tan() } else { 2.0 / 3.0 };
             Bezier([a, a + d_in * (k * l_in), b - d_out * (k * l_out), b]).knots(d_in, d_out)
         } else {
             // Handle lengths that keep the peak curvature of the S low (0.33 and 0.47 of the
@@ -84,4 +85,37 @@ pub(crate) fn bend_corner(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{UVec3, Vec3};
+
+    /// A corner whose legs run on in the same direction (as where an agent under way is put
+    /// before a path's first waypoint on the line of its first leg): the turn is 0, and the
+    /// rounded bend's handle formula `tan(turn / 4) / tan(turn / 2)` was 0 / 0. Its bend must
+    /// be finite (it was NaN, and a trajectory through it NaN too).
+    #[test]
+    fn a_straight_corner_bends_to_finite_knots() {
+        let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(16)).unwrap();
+        let config = SmoothConfig::default();
+        // The legs of a case found in `tests/rejoin.rs`: one apart in the last digit.
+        let d_in = DVec3::new(-0.577_350_269_189_625_7, 0.577_350_269_189_625_7, 0.577_350_269_189_625_7);
+        let d_out = DVec3::new(-0.577_350_269_189_625_8, 0.577_350_269_189_625_8, 0.577_350_269_189_625_8);
+        let w = DVec3::new(9.5, 3.5, 10.5);
+        let mut bent = 0;
+        for (d_in, d_out) in [(d_in, d_out), (d_in, d_in), (d_out, d_in)] {
+            assert!(d_in.angle_between(d_out) < 1e-7);
+            for (c_in, c_out) in [(0.168_286_644_244_305_8, 3.464_101_615_137_754_4), (2.0, 2.0), (1e-6, 5.0)] {
+                let Some(bend) = bend_corner(&world, &config, w, (d_in, c_in), (d_out, c_out)) else { continue };
+                bent += 1;
+                for k in &bend.knots {
+                    assert!(k.pos.is_finite() && k.tangent.is_finite() && k.curvature.is_finite(), "{c_in}: {k:?}");
+                }
+            }
+        }
+        // A straight corner in open space has room for a bend.
+        assert_eq!(bent, 9);
+    }
 }
