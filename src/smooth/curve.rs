@@ -45,8 +45,15 @@ impl Bezier {
         let [p0, p1, p2, p3] = self.0;
         let hull = p0.distance(p1) + p1.distance(p2) + p2.distance(p3);
         let mut n = ((hull / BEND_SPACING).ceil() as usize).max(1);
+        // The curve lies in the box of its control points, and so do its knots: rounding can
+        // put a weighted sum of equal coordinates a hair past them (13.5 as
+        // 13.500000000000002), and a box that touches a wall there into it. (Controls that are
+        // not finite are left as they are, to fail the callers' checks.)
+        let (lo, hi) = (p0.min(p1).min(p2.min(p3)), p0.max(p1).max(p2.max(p3)));
+        let finite = self.0.iter().all(|c| c.is_finite());
+        let in_box = |p: DVec3| if finite { p.clamp(lo, hi) } else { p };
         let points = loop {
-            let points: Vec<DVec3> = (0..=n).map(|i| self.point(i as f64 / n as f64)).collect();
+            let points: Vec<DVec3> = (0..=n).map(|i| in_box(self.point(i as f64 / n as f64))).collect();
             if n >= 1 << 16 || points.windows(2).all(|w| w[0].distance(w[1]) <= BEND_SPACING) {
                 break points;
             }
