@@ -98,6 +98,28 @@ fn a_wall_gap_is_threaded_without_clipping() {
     }
 }
 
+/// Corners in a one-voxel layer between two slabs (a block in the layer keeps string pulling
+/// from cutting them), with room to turn: the agent's box touches both slabs all the way, and
+/// the bends must still fit. (The curves' points were
+/// weighted sums whose rounding put the box a hair into a slab: those corners stayed sharp.)
+#[test]
+fn corners_between_slabs_are_bent() {
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(16)).unwrap();
+    world.fill_voxels(IVec3::new(0, 0, 12), IVec3::new(15, 15, 12), Voxel::Solid).unwrap();
+    world.fill_voxels(IVec3::new(0, 0, 14), IVec3::new(15, 15, 14), Voxel::Solid).unwrap();
+    world.fill_voxels(IVec3::new(0, 4, 13), IVec3::new(7, 15, 13), Voxel::Solid).unwrap();
+    let mut bent = 0;
+    for (turn, corner) in [(IVec3::new(0, 1, 0), 11), (IVec3::new(1, 1, 0), 10), (IVec3::new(0, 1, 0), 13)] {
+        let mut voxels: Vec<IVec3> = (2..=corner).map(|x| IVec3::new(x, 3, 13)).collect();
+        voxels.extend((1..6).map(|i| IVec3::new(corner, 3, 13) + turn * i));
+        let smooth = smooth_voxels(&world, &voxels, &SmoothConfig::default()).unwrap();
+        common::assert_clear(&world, Media::ANY, &smooth.points(), &format!("turn {turn}"));
+        bent += smooth.waypoints().len() - 2 - smooth.sharp_corners();
+    }
+    // Before, two of the three stayed sharp.
+    assert_eq!(bent, 3);
+}
+
 #[test]
 fn loose_diagonal_paths_are_refused() {
     // Two voxels blocking a diagonal's sides: an unchecked search cuts between them.
