@@ -94,8 +94,10 @@ mod tests {
 
     /// A corner whose legs run on in the same direction (as where an agent under way is put
     /// before a path's first waypoint on the line of its first leg): the turn is 0, and the
-    /// rounded bend's handle formula `tan(turn / 4) / tan(turn / 2)` was 0 / 0. Its bend must
-    /// be finite (it was NaN, and a trajectory through it NaN too).
+    /// rounded bend's handle formula `tan(turn / 4) / tan(turn / 2)` is 0 / 0. Its bends must
+    /// be finite. (The NaN handles gave 65,537 NaN knots before the checks refused them; a first
+    /// version of keeping knots in their control points' box, which NaN controls do not have,
+    /// let such a bend through, and a trajectory through it was NaN.)
     #[test]
     fn a_straight_corner_bends_to_finite_knots() {
         let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(16)).unwrap();
