@@ -362,7 +362,7 @@ pub fn random_case(seed: u64, media: Media) -> Option<(VoxelWorld, Path)> {
         let v = pick(&mut rng);
         world.set(v, Voxel::Solid).ok()?;
     }
-    let algorithm = if seed % 2 == 0 { Algorithm::AStar } else { Algorithm::Jps };
+    let algorithm = if seed.is_multiple_of(2) { Algorithm::AStar } else { Algorithm::Jps };
     let config = SearchConfig { media, diagonal: DiagonalRule::Strict, algorithm, ..Default::default() };
     let mut finder = Pathfinder::new();
     for _ in 0..20 {

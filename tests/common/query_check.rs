@@ -468,7 +468,7 @@ fn check_rejoin(
     config: &voxnav::SmoothConfig,
     what: &str,
 ) {
-    let profile = if path.cost % 2 == 0 { voxnav::FlightProfile::AIR } else { voxnav::FlightProfile::SWIM };
+    let profile = if path.cost.is_multiple_of(2) { voxnav::FlightProfile::AIR } else { voxnav::FlightProfile::SWIM };
     let flight = voxnav::Trajectory::new(smooth, &profile).unwrap();
     let at_time = (path.cost % 101) as f32 / 100.0 * flight.duration();
     let pose = flight.pose_at_time(at_time).unwrap();
