@@ -64,6 +64,11 @@ pub(crate) fn join_from(
             break;
         }
         let (q, tq, rest) = split_at(knots, s_join);
+        // A join where the agent already is (the knots turn back through it) is no turn: a
+        // cubic of no length has no direction or curvature.
+        if p.distance(q) < 1e-9 {
+            continue;
+        }
         let h = p.distance(q) / 3.0;
         let lead = Bezier([p, p + d * h, q - tq * h, q]).knots(d, tq);
         if !turns_within(&lead, max_curvature) {
@@ -95,4 +100,29 @@ fn split_at(knots: &[Knot], s: f64) -> (DVec3, DVec3, &[Knot]) {
     let a = knots[i - 1];
     let f = (s - a.s) / (b.s - a.s);
     (a.pos.lerp(b.pos, f), a.tangent.lerp(b.tangent, f).normalize_or(a.tangent), &knots[i..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{UVec3, Vec3};
+
+    /// An agent heading +x whose knots first turn back to a waypoint half a voxel behind it
+    /// and then run forward through it: the join 1 voxel along lies where the agent is. It was
+    /// taken, a cubic of no length with a NaN curvature, and the flight's orientation was NaN
+    /// (found by the query harness's rejoins).
+    #[test]
+    fn no_join_where_the_agent_already_is() {
+        let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(8, 2, 12)).unwrap();
+        let pass = crate::smooth::SmoothConfig::default().pass();
+        let (x, p, back) = (DVec3::X, DVec3::new(4.0, 0.5, 1.5), DVec3::new(3.5, 0.5, 1.5));
+        let k = |pos: DVec3, tangent: DVec3, s: f64| Knot { pos, tangent, curvature: DVec3::ZERO, s };
+        let knots = [k(p, x, 0.0), k(p, -x, 0.0), k(back, -x, 0.5), k(back, x, 0.5), k(back + 3.0 * x, x, 3.5)];
+        let joined = join_from(&world, pass, 1.0, x, &knots).expect("a join ahead fits");
+        assert_eq!(joined[0].pos, p);
+        for k in &joined {
+            assert!(k.pos.is_finite() && k.tangent.is_finite() && k.curvature.is_finite(), "{k:?}");
+        }
+        assert!(joined.windows(2).all(|w| w[0].s <= w[1].s));
+    }
 }
