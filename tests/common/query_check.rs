@@ -15,8 +15,9 @@
 //! One input in four, and every one of an agent with clearance, also checks a shared-goal
 //! field's cost from the start and its path. One found path in four, and every one of an agent
 //! with clearance, is smoothed (with that clearance) and the curve checked clear by dense
-//! sampling, and an agent flying it rejoins its own path from a pose on the flight (the curve
-//! from its pose checked clear, the continued flight finite); one in four is repaired after an
+//! sampling, and an agent flying it rejoins, from a pose on the flight, the voxel it is in and
+//! (where it can) its own path (the curves from its pose checked clear, the continued flights
+//! finite); one in four is repaired after an
 //! edit and the answer checked against the oracle on the edited world (more of both where the
 //! bytes run out).
 
@@ -79,7 +80,8 @@ pub struct Outcome {
     /// Found paths smoothed and the curve checked clear.
     pub smoothed: usize,
     /// Of those, flights on the curve that rejoined their own path from a pose on it
-    /// (`smooth_from`, `Trajectory::continue_from`), checked clear and finite.
+    /// (`smooth_from`, `Trajectory::continue_from`), checked clear and finite. (Every one
+    /// rejoins the voxel it is in.)
     pub rejoined: usize,
     /// Queue answers delivered on a world edited after the queue's first frame.
     pub queue_edited: usize,
@@ -430,8 +432,10 @@ pub fn check_query(data: &[u8]) -> Outcome {
                         out.smoothed_with_clearance += usize::from(clearance > 0);
                         assert!(smooth.length() <= smooth.raw_length() * (1.0 + 1e-9), "smoothed, {config:?}");
                         out.smoothed += 1;
-                        check_rejoin(original, world, &path, &smooth, &smooth_config, &format!("rejoin, {config:?}"));
-                        out.rejoined += 1;
+                        if check_rejoin(original, world, &path, &smooth, &smooth_config, &format!("rejoin, {config:?}"))
+                        {
+                            out.rejoined += 1;
+                        }
                     }
                     Err(voxnav::SmoothError::StepClips { .. }) => assert_ne!(diagonal, DiagonalRule::Strict),
                     Err(e) => panic!("smoothed, {config:?}: unexpected {e:?}"),
@@ -455,11 +459,16 @@ pub fn check_query(data: &[u8]) -> Outcome {
     out
 }
 
-/// An agent flying `smooth` (the smoothed `path`, found on `world`) rejoins its own path at a
-/// time the path's cost picks (no bytes read, so inputs decode as before): from the path voxel
-/// nearest it, `smooth_from` must give a curve that starts at the agent and is clear on
-/// `oracle` (the world dilated by the agent's clearance), and the flight continued from the
-/// agent's pose must start at it and stay finite (every pose, a quarter voxel apart).
+/// An agent flying `smooth` (the smoothed `path`, found on `world`), at a time the path's cost
+/// picks (no bytes read, so inputs decode as before), rejoins:
+/// - the voxel it is in, always: the way there stays in the voxels its box overlaps;
+/// - its own path from the path voxel nearest it, which may be refused
+///   (`SmoothError::CannotRejoin`: where the smoothed curve cut a corner, the way back to that
+///   voxel's string-pulled waypoints can be blocked). Returns whether it was.
+///
+/// Each curve from the agent's pose starts at it and is clear on `oracle` (the world dilated by
+/// the agent's clearance), and the flight continued from the pose starts at it and stays finite
+/// (every pose, a quarter voxel apart).
 fn check_rejoin(
     world: &VoxelWorld,
     oracle: &VoxelWorld,
@@ -467,13 +476,29 @@ fn check_rejoin(
     smooth: &voxnav::SmoothPath,
     config: &voxnav::SmoothConfig,
     what: &str,
-) {
+) -> bool {
     let profile = if path.cost.is_multiple_of(2) { voxnav::FlightProfile::AIR } else { voxnav::FlightProfile::SWIM };
     let flight = voxnav::Trajectory::new(smooth, &profile).unwrap();
     let at_time = (path.cost % 101) as f32 / 100.0 * flight.duration();
     let pose = flight.pose_at_time(at_time).unwrap();
     let size = world.voxel_size();
     let at = (pose.position - world.origin()) / size;
+    let fly_on = |voxels: &[IVec3], what: &str| {
+        let rejoin = voxnav::smooth_from(world, pose.position, pose.tangent, voxels, config)?;
+        assert_eq!(rejoin.points()[0], pose.position, "{what}");
+        super::assert_clear(oracle, config.media, &rejoin.points(), what);
+        let next =
+            voxnav::Trajectory::continue_from(&pose, &rejoin, &profile).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let first = next.pose_at_time(0.0).unwrap();
+        assert!(first.position.distance(pose.position) <= 1e-3 * size, "{what}: starts at {first:?}");
+        for p in next.samples_by_length(0.25 * size).unwrap() {
+            assert!(p.position.is_finite() && p.orientation.is_finite() && p.tangent.is_finite(), "{what}: {p:?}");
+        }
+        Ok::<(), voxnav::SmoothError>(())
+    };
+    let own = at.floor().as_ivec3();
+    let what_own = format!("{what}: pose {pose:?}, its own voxel {own}");
+    fly_on(&[own], &what_own).unwrap_or_else(|e| panic!("{what_own}: {e}"));
     let from = (0..path.voxels.len())
         .min_by(|&a, &b| {
             let d = |i: usize| (path.voxels[i].as_vec3() + 0.5).distance_squared(at);
@@ -481,15 +506,10 @@ fn check_rejoin(
         })
         .unwrap();
     let what = format!("{what}: pose {pose:?}, from voxel {from} of {:?}", path.voxels);
-    let rejoin = voxnav::smooth_from(world, pose.position, pose.tangent, &path.voxels[from..], config)
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert_eq!(rejoin.points()[0], pose.position, "{what}");
-    super::assert_clear(oracle, config.media, &rejoin.points(), &what);
-    let next = voxnav::Trajectory::continue_from(&pose, &rejoin, &profile).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let first = next.pose_at_time(0.0).unwrap();
-    assert!(first.position.distance(pose.position) <= 1e-3 * size, "{what}: starts at {first:?}");
-    for p in next.samples_by_length(0.25 * size).unwrap() {
-        assert!(p.position.is_finite() && p.orientation.is_finite() && p.tangent.is_finite(), "{what}: {p:?}");
+    match fly_on(&path.voxels[from..], &what) {
+        Ok(()) => true,
+        Err(voxnav::SmoothError::CannotRejoin { .. }) => false,
+        Err(e) => panic!("{what}: {e}"),
     }
 }
 
