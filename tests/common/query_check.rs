@@ -17,9 +17,8 @@
 //! with clearance, is smoothed (with that clearance) and the curve checked clear by dense
 //! sampling, and an agent flying it rejoins, from a pose on the flight, the voxel it is in and
 //! (where it can) its own path (the curves from its pose checked clear, the continued flights
-//! finite); one in four is repaired after an
-//! edit and the answer checked against the oracle on the edited world (more of both where the
-//! bytes run out).
+//! finite); one in four is repaired after an edit and the answer checked against the oracle on
+//! the edited world (more of both where the bytes run out).
 
 use glam::{IVec3, UVec3};
 use voxnav::prelude::*;
