@@ -72,12 +72,7 @@ fn fly_on(rng: &mut rand::rngs::StdRng, mut world: VoxelWorld, path: &Path, medi
     let at = (pose.position - world.origin()) / size;
     // The path voxel nearest the agent, and a block dropped a few voxels ahead of it that
     // leaves the agent's box and the goal free.
-    let from = (0..path.voxels.len())
-        .min_by(|&a, &b| {
-            let d = |i: usize| (path.voxels[i].as_vec3() + 0.5).distance_squared(at);
-            d(a).total_cmp(&d(b))
-        })
-        .unwrap();
+    let from = common::nearest_voxel(&path.voxels, at);
     let last = path.voxels.len() - 1;
     if from + 3 >= last {
         return Outcome::Skipped;

@@ -336,6 +336,17 @@ macro_rules! assert_approx {
     }};
 }
 
+/// The index of the voxel of `voxels` whose centre is nearest `at` (voxel units; the first of
+/// equals): where an agent at `at` rejoins its path.
+pub fn nearest_voxel(voxels: &[IVec3], at: Vec3) -> usize {
+    (0..voxels.len())
+        .min_by(|&a, &b| {
+            let d = |i: usize| (voxels[i].as_vec3() + 0.5).distance_squared(at);
+            d(a).total_cmp(&d(b))
+        })
+        .expect("a path has a voxel")
+}
+
 /// A random world (6..=20 voxels a side, voxel size and origin random too), boxes and scattered
 /// solid voxels, and some water; with a start and goal joined by a strict path for `media`: of
 /// A* for even seeds, of jump point search for odd ones. Their paths differ in shape (jump point

@@ -498,12 +498,7 @@ fn check_rejoin(
     let own = at.floor().as_ivec3();
     let what_own = format!("{what}: pose {pose:?}, its own voxel {own}");
     fly_on(&[own], &what_own).unwrap_or_else(|e| panic!("{what_own}: {e}"));
-    let from = (0..path.voxels.len())
-        .min_by(|&a, &b| {
-            let d = |i: usize| (path.voxels[i].as_vec3() + 0.5).distance_squared(at);
-            d(a).total_cmp(&d(b))
-        })
-        .unwrap();
+    let from = super::nearest_voxel(&path.voxels, at);
     let what = format!("{what}: pose {pose:?}, from voxel {from} of {:?}", path.voxels);
     match fly_on(&path.voxels[from..], &what) {
         Ok(()) => true,
