@@ -8,7 +8,12 @@ use voxnav::{PathCheck, PathQueue, PathRequest, Pathfinder, SearchConfig, Ticket
 
 /// A world of walls with gaps at alternating ends: a long, winding A* search.
 fn maze() -> VoxelWorld {
-    let mut w = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(48, 6, 48)).unwrap();
+    maze_with(voxnav::Limits::default())
+}
+
+/// [`maze`] with its memory limits.
+fn maze_with(limits: voxnav::Limits) -> VoxelWorld {
+    let mut w = VoxelWorld::with_limits(Vec3::ZERO, 1.0, UVec3::new(48, 6, 48), limits).unwrap();
     for (i, x) in (4..44).step_by(6).enumerate() {
         let (z0, z1) = if i % 2 == 0 { (0, 40) } else { (7, 47) };
         w.fill_voxels(IVec3::new(x, 0, z0), IVec3::new(x, 5, z1), Voxel::Solid).unwrap();
@@ -129,4 +134,65 @@ fn cancelling_a_paused_request_drops_it_at_once() {
         delivered.extend(queue.update(&world, None, 100).into_iter().map(|(t, _)| t));
     }
     assert_eq!(delivered, vec![short]);
+}
+
+/// A stream of requests each more urgent than the last pauses one search per frame. The paused
+/// searches and the spare pathfinder stay within the world's search memory (the least urgent
+/// paused ones begin again later), every result is still its one-shot result, and once the
+/// queue is empty it holds one pathfinder. The same stream with the default limit holds
+/// more than the tight one: the bound is what kept it down.
+#[test]
+fn a_stream_of_urgent_requests_stays_within_the_search_memory_limit() {
+    let open = maze();
+    let mut largest = 0; // the most one search holds
+    let requests: Vec<PathRequest> = (0..40)
+        .map(|i| {
+            let (start, goal) = (IVec3::new(1 + i % 3, 1 + i % 4, 1 + i % 5), IVec3::new(46, 2, 46 - i % 6));
+            PathRequest::new(start, goal, SearchConfig::default())
+        })
+        .collect();
+    let once: Vec<_> = requests
+        .iter()
+        .map(|r| {
+            let mut finder = Pathfinder::new();
+            let path = finder.find(&open, None, r).unwrap();
+            largest = largest.max(finder.memory_bytes());
+            path
+        })
+        .collect();
+    let run = |world: &VoxelWorld| {
+        let mut queue = PathQueue::new();
+        let (mut peak, mut frames, mut tickets) = (0, 0, Vec::new());
+        let mut delivered = 0;
+        while delivered < requests.len() {
+            if let Some(r) = requests.get(frames) {
+                tickets.push(queue.push(*r, frames as u32 + 1)); // outranks the running one
+            }
+            for (t, result) in queue.update(world, None, 40) {
+                let i = tickets.iter().position(|&k| k == t).unwrap();
+                let path = result.unwrap_or_else(|e| panic!("request {i}: {e}"));
+                assert_eq!((path.cost, &path.voxels), (once[i].cost, &once[i].voxels), "request {i}");
+                delivered += 1;
+            }
+            peak = peak.max(queue.memory_bytes());
+            frames += 1;
+            assert!(frames < 100_000);
+        }
+        (peak, frames, queue.memory_bytes())
+    };
+    let (free_peak, free_frames, free_end) = run(&open);
+    // Room for two searches: every search fits (the running one may hold up to `largest`
+    // alone, and then nothing else is kept), not every paused one.
+    let limit = 2 * largest;
+    let (tight_peak, tight_frames, tight_end) =
+        run(&maze_with(voxnav::Limits { max_search_bytes: limit, ..Default::default() }));
+    assert!(free_peak > limit, "the default limit holds {free_peak} bytes, not above {limit}");
+    assert!(tight_peak <= limit, "{tight_peak} bytes held, over the limit of {limit}");
+    assert!(tight_frames > free_frames, "searches begun again: {tight_frames} against {free_frames} frames");
+    // One pathfinder, grown by the searches it served (40 finished searches each kept theirs).
+    let one = 2 * largest;
+    assert!(
+        free_end < one && tight_end < one,
+        "one spare pathfinder: {free_end} and {tight_end} bytes, {largest} a search"
+    );
 }

@@ -24,6 +24,15 @@ struct Entry {
     filed: u64,
     /// A search begun on it: its state and the world (size, revision) it was begun on.
     search: Option<(Pathfinder, (glam::UVec3, u64))>,
+    /// Paused: the bytes its pathfinder held when it was paused (0 otherwise).
+    paused_bytes: usize,
+}
+
+impl Entry {
+    /// Bytes its pathfinder holds now.
+    fn bytes(&self) -> usize {
+        self.search.as_ref().map_or(0, |(f, _)| f.memory_bytes())
+    }
 }
 
 /// A queue of path requests, worked off a slice per frame.
@@ -33,6 +42,11 @@ struct Entry {
 /// - **Urgent first**: the request with the highest *effective* priority runs. A request that
 ///   arrives with a higher one pre-empts the running search, which is paused (its search state
 ///   kept) and later resumed where it stopped, not restarted.
+/// - **Bounded memory**: paused searches are kept only while, with the running search and the
+///   spare pathfinder the queue reuses, they hold at most the world's
+///   [`max_search_bytes`](crate::Limits::max_search_bytes). Past it the spare pathfinder goes
+///   first, then paused searches (those begun on an older world first, then the least
+///   urgent): such a request begins again when its turn comes, with the same result.
 /// - **Nothing starves**: a request's effective priority is its priority plus one per
 ///   [`ageing`](Self::set_ageing) frames it has been filed (30 by default); among equals, the
 ///   oldest ticket first.
@@ -62,8 +76,10 @@ struct Entry {
 pub struct PathQueue {
     waiting: Vec<Entry>,
     active: Option<Entry>,
-    /// Pathfinders of finished searches, reused (their tables stay allocated).
-    spare: Vec<Pathfinder>,
+    /// The pathfinder of the last finished search, reused (its tables stay allocated).
+    spare: Option<Pathfinder>,
+    /// Bytes the paused searches held when they were paused (the sum of their `paused_bytes`).
+    paused_bytes: usize,
     next: u64,
     frame: u64,
     ageing: u32,
@@ -71,7 +87,7 @@ pub struct PathQueue {
 
 impl Default for PathQueue {
     fn default() -> Self {
-        Self { waiting: Vec::new(), active: None, spare: Vec::new(), next: 0, frame: 0, ageing: 30 }
+        Self { waiting: Vec::new(), active: None, spare: None, paused_bytes: 0, next: 0, frame: 0, ageing: 30 }
     }
 }
 
@@ -93,7 +109,7 @@ impl PathQueue {
     pub fn push(&mut self, request: PathRequest, priority: u32) -> Ticket {
         let ticket = Ticket(self.next);
         self.next += 1;
-        self.waiting.push(Entry { priority, ticket, request, filed: self.frame, search: None });
+        self.waiting.push(Entry { priority, ticket, request, filed: self.frame, search: None, paused_bytes: 0 });
         ticket
     }
 
@@ -107,7 +123,7 @@ impl PathQueue {
         }
         match self.waiting.iter().position(|e| e.ticket == ticket) {
             Some(i) => {
-                let entry = self.waiting.swap_remove(i);
+                let entry = self.take_waiting(i);
                 self.recycle(Some(entry));
                 true
             }
@@ -127,13 +143,61 @@ impl PathQueue {
         self.len() == 0
     }
 
+    /// Bytes of heap the queue's searches hold: the running one's, the paused ones' and the
+    /// spare pathfinder's (see the type's docs for their limit).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.active.as_ref().map_or(0, Entry::bytes)
+            + self.paused_bytes
+            + self.spare.as_ref().map_or(0, Pathfinder::memory_bytes)
+    }
+
     /// Expansions between looks at the clock in [`update_until`](Self::update_until).
     pub const DEADLINE_SLICE: usize = 16;
 
-    /// Keeps a dropped entry's pathfinder for the next search.
+    /// Keeps a dropped entry's pathfinder for the next search (in place of the spare one).
     fn recycle(&mut self, entry: Option<Entry>) {
         if let Some((finder, _)) = entry.and_then(|e| e.search) {
-            self.spare.push(finder);
+            self.spare = Some(finder);
+        }
+    }
+
+    /// Removes waiting entry `i` (paused or not).
+    fn take_waiting(&mut self, i: usize) -> Entry {
+        let mut entry = self.waiting.swap_remove(i);
+        self.paused_bytes -= std::mem::take(&mut entry.paused_bytes);
+        entry
+    }
+
+    /// Pauses the running search, if any.
+    fn pause(&mut self) {
+        if let Some(mut entry) = self.active.take() {
+            entry.paused_bytes = entry.bytes();
+            self.paused_bytes += entry.paused_bytes;
+            self.waiting.push(entry);
+        }
+    }
+
+    /// Keeps the queue within `limit` bytes (see the type's docs): drops the spare pathfinder,
+    /// then paused searches, those begun on another world than `stamp` first, then the least
+    /// urgent, until the rest fits (or none is left).
+    fn trim(&mut self, limit: usize, stamp: (glam::UVec3, u64)) {
+        if self.memory_bytes() <= limit {
+            return;
+        }
+        self.spare = None;
+        let running = self.active.as_ref().map_or(0, Entry::bytes);
+        while running + self.paused_bytes > limit {
+            let current = |e: &Entry| e.search.as_ref().is_some_and(|(_, s)| *s == stamp);
+            let Some(i) = (0..self.waiting.len())
+                .filter(|&i| self.waiting[i].search.is_some())
+                .min_by_key(|&i| (current(&self.waiting[i]), self.key(&self.waiting[i])))
+            else {
+                break;
+            };
+            let entry = &mut self.waiting[i];
+            entry.search = None;
+            self.paused_bytes -= std::mem::take(&mut entry.paused_bytes);
         }
     }
 
@@ -186,18 +250,16 @@ impl PathQueue {
             if let Some(b) = best
                 && self.active.as_ref().is_none_or(|a| self.key(&self.waiting[b]) > self.key(a))
             {
-                if let Some(paused) = self.active.take() {
-                    self.waiting.push(paused);
-                }
-                self.active = Some(self.waiting.swap_remove(b));
+                self.pause();
+                self.active = Some(self.take_waiting(b));
             }
             let Some(mut entry) = self.active.take() else { break };
             let current = entry.search.as_ref().is_some_and(|(_, s)| *s == stamp);
             if !current {
                 // Begin (or begin again: the world changed since it was begun or paused).
-                let mut finder = entry.search.take().map(|(f, _)| f).or_else(|| self.spare.pop()).unwrap_or_default();
+                let mut finder = entry.search.take().map(|(f, _)| f).or_else(|| self.spare.take()).unwrap_or_default();
                 if let Err(e) = finder.begin(world, components, &entry.request) {
-                    self.spare.push(finder);
+                    self.spare = Some(finder);
                     done.push((entry.ticket, Err(e)));
                     left -= 1;
                     continue;
@@ -221,6 +283,7 @@ impl PathQueue {
                     self.recycle(Some(entry));
                 }
             }
+            self.trim(world.limits().max_search_bytes, stamp);
             if let Some(d) = deadline {
                 let now = Instant::now();
                 slowest = slowest.max(now - sliced);
