@@ -48,13 +48,13 @@ impl Bezier {
         // The curve lies in the box of its control points, and so do its knots: rounding can
         // put a weighted sum of equal coordinates a hair past them (13.5 as
         // 13.500000000000002), and a box that touches a wall there into it. (Controls that are
-        // not finite are left as they are, to fail the callers' checks.)
+        // not finite are left as they are, to fail the callers' checks, and not subdivided.)
         let (lo, hi) = (p0.min(p1).min(p2.min(p3)), p0.max(p1).max(p2.max(p3)));
         let finite = self.0.iter().all(|c| c.is_finite());
         let in_box = |p: DVec3| if finite { p.clamp(lo, hi) } else { p };
         let points = loop {
             let points: Vec<DVec3> = (0..=n).map(|i| in_box(self.point(i as f64 / n as f64))).collect();
-            if n >= 1 << 16 || points.windows(2).all(|w| w[0].distance(w[1]) <= BEND_SPACING) {
+            if !finite || n >= 1 << 16 || points.windows(2).all(|w| w[0].distance(w[1]) <= BEND_SPACING) {
                 break points;
             }
             n *= 2;
@@ -88,4 +88,22 @@ pub(crate) fn turns_within(knots: &[Knot], max_curvature: f64) -> bool {
         let angle = w[0].tangent.angle_between(w[1].tangent);
         angle <= max_curvature * w[0].pos.distance(w[1].pos) * (1.0 + 1e-9) + 1e-12
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Controls that are not finite give the two end knots (which the callers' checks
+    /// refuse), not 65,537 knots of halving a spacing that never falls below the limit.
+    #[test]
+    fn controls_not_finite_are_not_subdivided() {
+        let nan = DVec3::new(f64::NAN, 0.0, 0.0);
+        let knots = Bezier([DVec3::ZERO, nan, DVec3::X, DVec3::new(2.0, 0.0, 0.0)]).knots(DVec3::X, DVec3::X);
+        assert_eq!(knots.len(), 2);
+        assert!(knots.iter().any(|k| !k.pos.is_finite() || !k.curvature.is_finite()));
+        let finite = Bezier([DVec3::ZERO, DVec3::X, DVec3::new(2.0, 0.0, 0.0), DVec3::new(3.0, 0.0, 0.0)]);
+        let knots = finite.knots(DVec3::X, DVec3::X);
+        assert!(knots.len() >= 49 && knots.windows(2).all(|w| w[0].pos.distance(w[1].pos) <= BEND_SPACING));
+    }
 }
