@@ -277,9 +277,10 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             if left == 0 {
                 return Ok(None);
             }
-            // What the node pages and the open list hold (their capacity, not their use).
+            // The open list's entries are counted (16 bytes each); its vectors hold at most
+            // about twice its peak (see `RadixHeap::refill`).
             let held =
-                self.nodes.heap_bytes() + self.open.heap_bytes() + if GUIDED { self.guide.heap_bytes() } else { 0 };
+                self.nodes.heap_bytes() + self.open.len() * 16 + if GUIDED { self.guide.heap_bytes() } else { 0 };
             if held + 8 * CHUNK_PAGE_BYTES > world.limits().max_search_bytes {
                 let needed = held + 8 * CHUNK_PAGE_BYTES;
                 return Err(PathError::MemoryLimit { needed, limit: world.limits().max_search_bytes });

@@ -548,7 +548,7 @@ impl JumpSearch {
             }
             // Memory: what this side holds, plus the most one expansion may add, within its
             // share of the limit (a race's two sides share it).
-            let held = self.nodes.heap_bytes() + self.open.heap_bytes() + sweeper.cache.heap_bytes();
+            let held = self.nodes.heap_bytes() + self.open.len() * 16 + sweeper.cache.heap_bytes();
             let limit = world.limits().max_search_bytes / 2;
             if held + EXPANSION_MARGIN > limit {
                 break Err(PathError::MemoryLimit { needed: held + EXPANSION_MARGIN, limit });
