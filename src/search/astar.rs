@@ -277,8 +277,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             if left == 0 {
                 return Ok(None);
             }
-            // The open list's entries are counted (16 bytes each); its vectors hold at most
-            // about twice its peak (see `RadixHeap::refill`).
+            // The open list's entries are counted as held (16 bytes each), not its capacity.
             let held =
                 self.nodes.heap_bytes() + self.open.len() * 16 + if GUIDED { self.guide.heap_bytes() } else { 0 };
             if held + 8 * CHUNK_PAGE_BYTES > world.limits().max_search_bytes {

@@ -20,46 +20,20 @@ pub(crate) struct RadixHeap {
     /// Bit `i` set when bucket `i` is not empty.
     nonempty: u64,
     buckets: Vec<Vec<Entry>>,
-    /// Entries the buckets and the spare have room for: the sum of their capacities.
-    room: usize,
-    /// The most entries held since the last [`clear`](Self::clear).
-    peak: usize,
-    /// The emptied bucket's vector, handed to the next bucket a refill empties.
     spare: Vec<Entry>,
 }
 
 impl Default for RadixHeap {
     fn default() -> Self {
-        Self { last: 0, len: 0, nonempty: 0, buckets: vec![Vec::new(); 64], room: 0, peak: 0, spare: Vec::new() }
+        Self { last: 0, len: 0, nonempty: 0, buckets: vec![Vec::new(); 64], spare: Vec::new() }
     }
 }
-
-/// A bucket emptied by a refill keeps up to this many entries' room whatever the others hold
-/// (see [`RadixHeap::refill`]).
-const BUCKET_KEPT: usize = 4096;
 
 /// Keys differing from the last popped one in bit 63 (never: a query's costs stay below
 /// 2^63) share the last bucket with those differing in bit 62, which keeps them in order.
 #[inline]
 fn bucket(key: u64, last: u64) -> usize {
     ((u64::BITS - (key ^ last).leading_zeros()) as usize).min(63)
-}
-
-/// Pushes `e` onto `bucket`, counting the room it grows by.
-#[inline]
-fn put(bucket: &mut Vec<Entry>, e: Entry, room: &mut usize) {
-    if bucket.len() == bucket.capacity() {
-        grow(bucket, room);
-    }
-    bucket.push(e);
-}
-
-#[cold]
-#[inline(never)]
-fn grow(bucket: &mut Vec<Entry>, room: &mut usize) {
-    let before = bucket.capacity();
-    bucket.reserve(1);
-    *room += bucket.capacity() - before;
 }
 
 impl RadixHeap {
@@ -70,7 +44,6 @@ impl RadixHeap {
         }
         self.last = 0;
         self.len = 0;
-        self.peak = 0;
         self.nonempty = 0;
     }
 
@@ -83,7 +56,7 @@ impl RadixHeap {
     pub(crate) fn push(&mut self, key: u64, value: u32) {
         let key = key.max(self.last);
         let b = bucket(key, self.last);
-        put(&mut self.buckets[b], (key, value), &mut self.room);
+        self.buckets[b].push((key, value));
         self.nonempty |= 1 << b;
         self.len += 1;
     }
@@ -116,25 +89,15 @@ impl RadixHeap {
             return None;
         }
         let i = self.nonempty.trailing_zeros() as usize;
-        self.nonempty &= !(1 << i);
-        self.peak = self.peak.max(self.len);
-        // Its keys land in lower buckets once `last` is their least (in bucket 63 again
-        // those apart from it in bit 63); the bucket takes the spare's room meanwhile.
         std::mem::swap(&mut self.spare, &mut self.buckets[i]);
+        self.nonempty &= !(1 << i);
         self.last = self.spare.iter().map(|e| e.0).min().expect("bucket marked non-empty");
         for &(key, value) in &self.spare {
             let b = bucket(key, self.last);
-            put(&mut self.buckets[b], (key, value), &mut self.room);
+            self.buckets[b].push((key, value));
             self.nonempty |= 1 << b;
         }
         self.spare.clear();
-        // Each bucket keeps the room of the most it held, and the room passes from bucket to
-        // bucket through the spare: kept, it came to 4.6 times the most entries held on a
-        // long A* (docs/robustness.md). The spare gives its room back when the buckets and it
-        // hold room for more than twice the most entries the heap held.
-        if self.spare.capacity() > BUCKET_KEPT && self.room > 2 * self.peak + BUCKET_KEPT {
-            self.room -= std::mem::take(&mut self.spare).capacity();
-        }
         Some(())
     }
 
@@ -149,7 +112,8 @@ impl RadixHeap {
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.room * std::mem::size_of::<Entry>() + self.buckets.capacity() * std::mem::size_of::<Vec<Entry>>()
+        let entries: usize = self.buckets.iter().map(Vec::capacity).sum::<usize>() + self.spare.capacity();
+        entries * std::mem::size_of::<Entry>()
     }
 }
 
@@ -184,32 +148,6 @@ mod tests {
         }
         assert!(reference.is_empty());
         assert_eq!(h.len(), 0);
-    }
-
-    /// A search's flow of keys: entries pass down through the buckets. The room counted is the
-    /// buckets' capacities, and it stays near the entries held at the peak (each bucket kept
-    /// the room of the most it held: 4.6 times the peak on a long A*).
-    #[test]
-    fn room_follows_the_entries_held() {
-        let mut h = RadixHeap::default();
-        let mut seed = 11u64;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
-        let (mut peak, mut last) = (0, 0);
-        for step in 0..600_000u32 {
-            // Two pushes a pop while growing, then one, as a search's frontier.
-            for _ in 0..if step < 300_000 { 2 } else { 1 } {
-                h.push(last + next(1 << 20), step);
-            }
-            last = h.pop().map_or(last, |e| e.0);
-            peak = peak.max(h.len());
-            if step % 1000 == 0 {
-                assert_eq!(h.room, h.buckets.iter().map(Vec::capacity).sum::<usize>() + h.spare.capacity());
-            }
-        }
-        assert!(h.room <= 3 * peak + 64 * BUCKET_KEPT, "room for {} entries, {peak} held at the peak", h.room);
     }
 
     /// Keys apart in bit 63 share the last bucket and still come out in order.
