@@ -211,6 +211,11 @@ impl PathQueue {
     /// looked at, so a budget of 1 still makes progress). Returns the requests finished this
     /// frame, in the order they finished.
     ///
+    /// An expansion's time depends on the algorithm: one of jump point search may sweep
+    /// thousands of voxels and read chunks it has not read before, so a budget that suits A*
+    /// lets jump point search run several times longer in a frame. To bound a frame's time,
+    /// use [`update_until`](Self::update_until) (docs/living-worlds.md compares the two).
+    ///
     /// # Errors
     /// Each finished request carries its own result; errors are those of [`Pathfinder::find`]
     /// (with the same `components`).
