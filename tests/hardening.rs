@@ -64,6 +64,41 @@ fn search_tables_are_checked_against_the_world_limits() {
     assert!(matches!(err, WorldError::MemoryLimit { .. }), "{err:?}");
 }
 
+/// Under a tight search limit, a query's answer (a path or `MemoryLimit`) does not depend on
+/// what its pathfinder ran before. The checks counted the room a pathfinder's tables kept from
+/// earlier searches: on FB1 with a 64 MB limit, after one jump point search failed on its
+/// limit, the same pathfinder refused queries that a new one answered.
+#[test]
+fn answers_under_a_tight_limit_do_not_depend_on_the_pathfinders_history() {
+    let mut rng = rng(0x011A_17ED);
+    let dims = UVec3::new(160, 24, 160);
+    let mut open = walled_world(&mut rng, dims, 6, 0);
+    for (algorithm, limit) in
+        [(Algorithm::AStar, 480 << 10), (Algorithm::Jps, 4800 << 10), (Algorithm::BUDGET, 480 << 10)]
+    {
+        open.set_limits(Limits { max_search_bytes: limit, ..Limits::default() });
+        let config = SearchConfig { algorithm, ..Default::default() };
+        let (mut kept, mut refused, mut found) = (Pathfinder::new(), 0, 0);
+        for _ in 0..40 {
+            let (Some(a), Some(b)) =
+                (random_free_voxel(&mut rng, &open, Media::ANY), random_free_voxel(&mut rng, &open, Media::ANY))
+            else {
+                continue;
+            };
+            let request = PathRequest::new(a, b, config);
+            let fresh = Pathfinder::new().find(&open, None, &request);
+            assert_eq!(kept.find(&open, None, &request), fresh, "{algorithm:?} {a} -> {b}");
+            match fresh {
+                Err(PathError::MemoryLimit { .. }) => refused += 1,
+                Ok(_) => found += 1,
+                Err(_) => {}
+            }
+        }
+        // Both answers, after each other (jump point search's prelude answers most).
+        assert!(refused >= 1 && found >= 5, "{algorithm:?}: {refused} refused, {found} found");
+    }
+}
+
 // --- prices and weights --------------------------------------------------------------------
 
 #[test]

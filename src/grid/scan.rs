@@ -257,6 +257,13 @@ impl ScanCache {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.table.capacity() * 8 + self.events.capacity() * 4
     }
+
+    /// Bytes in use: the table over the world's chunks and the pages since the last reset
+    /// (those kept from earlier queries too, at most [`KEEP_PAGES`]), not the room kept for
+    /// more.
+    pub(crate) fn bytes_in_use(&self) -> usize {
+        self.table.len() * 8 + self.used * PAGE * 4
+    }
 }
 
 /// Index of the row at lateral local coordinates `(lu, lv)` (each in `-1..=16`) in a halo.

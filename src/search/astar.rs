@@ -277,9 +277,10 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             if left == 0 {
                 return Ok(None);
             }
-            // The open list's entries are counted as held (16 bytes each), not its capacity.
+            // What this search uses (its pages, 16 bytes per open-list entry), not the room its
+            // tables kept from earlier searches: the answer does not depend on them.
             let held =
-                self.nodes.heap_bytes() + self.open.len() * 16 + if GUIDED { self.guide.heap_bytes() } else { 0 };
+                self.nodes.bytes_in_use() + self.open.len() * 16 + if GUIDED { self.guide.bytes_in_use() } else { 0 };
             if held + 8 * CHUNK_PAGE_BYTES > world.limits().max_search_bytes {
                 let needed = held + 8 * CHUNK_PAGE_BYTES;
                 return Err(PathError::MemoryLimit { needed, limit: world.limits().max_search_bytes });

@@ -546,9 +546,10 @@ impl JumpSearch {
             if left == 0 || self.work >= work_limit {
                 break Ok(None);
             }
-            // Memory: what this side holds, plus the most one expansion may add, within its
-            // share of the limit (a race's two sides share it).
-            let held = self.nodes.heap_bytes() + self.open.len() * 16 + sweeper.cache.heap_bytes();
+            // Memory: what this side uses (not the room its tables kept from earlier searches),
+            // plus the most one expansion may add, within its share of the limit (a race's two
+            // sides share it).
+            let held = self.nodes.bytes_in_use() + self.open.len() * 16 + sweeper.cache.bytes_in_use();
             let limit = world.limits().max_search_bytes / 2;
             if held + EXPANSION_MARGIN > limit {
                 break Err(PathError::MemoryLimit { needed: held + EXPANSION_MARGIN, limit });
