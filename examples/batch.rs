@@ -11,7 +11,7 @@
 //! by Digital Extremes). The two modes run alternately, `--rounds` times each (default 3), and
 //! the median of each is printed. With `--per-call N` the requests go in calls of `N` each, one
 //! after another, as a game would send each frame's requests: the times are those of all the
-//! calls of a round. `--algorithm` picks the search (default: A*, `SearchConfig`'s default).
+//! calls of a round. `--algorithm` picks the search (default: A*).
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -12,7 +12,7 @@ fn configs() -> Vec<SearchConfig> {
     for diagonal in [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked] {
         for costs in [CostModel::GAME, CostModel::PRECISE] {
             for media in [Media::ANY, Media::AIR, Media::WATER, Media { air: Some(100), water: Some(250) }] {
-                out.push(SearchConfig { costs, diagonal, media, ..Default::default() });
+                out.push(SearchConfig { costs, diagonal, media, algorithm: Algorithm::AStar, ..Default::default() });
             }
         }
     }
@@ -60,7 +60,7 @@ fn larger_worlds_across_chunk_borders_match_the_oracle() {
     let mut r = rng(42);
     for round in 0..60 {
         let world = random_world(&mut r, 40);
-        let config = SearchConfig { costs: CostModel::PRECISE, ..Default::default() };
+        let config = SearchConfig { costs: CostModel::PRECISE, algorithm: Algorithm::AStar, ..Default::default() };
         let (Some(start), Some(goal)) =
             (random_free_voxel(&mut r, &world, config.media), random_free_voxel(&mut r, &world, config.media))
         else {
@@ -78,7 +78,7 @@ fn endpoint_errors_name_the_problem() {
     world.set(IVec3::new(1, 1, 1), Voxel::Solid).unwrap();
     world.set(IVec3::new(6, 6, 6), Voxel::Water).unwrap();
     let mut f = Pathfinder::new();
-    let c = SearchConfig::default();
+    let c = SearchConfig { algorithm: Algorithm::AStar, ..Default::default() };
     let o = IVec3::ZERO;
     assert_eq!(
         f.find(&world, None, &PathRequest::new(IVec3::new(-1, 0, 0), o, c)),
@@ -127,7 +127,11 @@ fn endpoint_errors_name_the_problem() {
 fn world_points_map_to_voxels_and_lengths_are_in_world_units() {
     let world = VoxelWorld::new(Vec3::new(-10.0, 0.0, 5.0), 2.0, UVec3::new(10, 10, 10)).unwrap();
     let mut finder = Pathfinder::new();
-    let request = PathRequest::new(Vec3::new(-9.0, 1.0, 6.0), Vec3::new(-3.0, 1.0, 6.0), SearchConfig::default());
+    let request = PathRequest::new(
+        Vec3::new(-9.0, 1.0, 6.0),
+        Vec3::new(-3.0, 1.0, 6.0),
+        SearchConfig { algorithm: Algorithm::AStar, ..Default::default() },
+    );
     let p = finder.find(&world, None, &request).unwrap();
     assert_eq!(p.voxels.first(), Some(&IVec3::ZERO));
     assert_eq!(p.voxels.last(), Some(&IVec3::new(3, 0, 0)));
@@ -135,9 +139,17 @@ fn world_points_map_to_voxels_and_lengths_are_in_world_units() {
     assert!((p.length - 6.0).abs() < 1e-9);
     assert_eq!(p.cost, 30);
     // The same query by voxel indices, and mixed, finds the same path.
-    let by_voxel = PathRequest::new(IVec3::ZERO, IVec3::new(3, 0, 0), SearchConfig::default());
+    let by_voxel = PathRequest::new(
+        IVec3::ZERO,
+        IVec3::new(3, 0, 0),
+        SearchConfig { algorithm: Algorithm::AStar, ..Default::default() },
+    );
     assert_eq!(finder.find(&world, None, &by_voxel), Ok(p.clone()));
-    let mixed = PathRequest::new(IVec3::ZERO, Vec3::new(-3.0, 1.0, 6.0), SearchConfig::default());
+    let mixed = PathRequest::new(
+        IVec3::ZERO,
+        Vec3::new(-3.0, 1.0, 6.0),
+        SearchConfig { algorithm: Algorithm::AStar, ..Default::default() },
+    );
     assert_eq!(finder.find(&world, None, &mixed), Ok(p));
 }
 
@@ -154,7 +166,14 @@ fn same_query_same_path_and_threads_agree() {
         queries
             .iter()
             .map(|&(s, g)| {
-                finder.find(&world, None, &PathRequest::new(s, g, SearchConfig::default())).ok().map(|p| p.voxels)
+                finder
+                    .find(
+                        &world,
+                        None,
+                        &PathRequest::new(s, g, SearchConfig { algorithm: Algorithm::AStar, ..Default::default() }),
+                    )
+                    .ok()
+                    .map(|p| p.voxels)
             })
             .collect()
     };
@@ -182,7 +201,7 @@ fn sliced_advance_gives_the_one_shot_result() {
         else {
             continue;
         };
-        let c = SearchConfig::default();
+        let c = SearchConfig { algorithm: Algorithm::AStar, ..Default::default() };
         let one_shot = Pathfinder::new().find(&world, None, &PathRequest::new(s, g, c));
         let mut f = Pathfinder::new();
         f.begin(&world, None, &PathRequest::new(s, g, c)).unwrap();
@@ -201,7 +220,7 @@ fn sliced_advance_gives_the_one_shot_result() {
 fn advancing_on_an_edited_world_is_an_error() {
     let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(32)).unwrap();
     let mut f = Pathfinder::new();
-    let c = SearchConfig::default();
+    let c = SearchConfig { algorithm: Algorithm::AStar, ..Default::default() };
     f.begin(&world, None, &PathRequest::new(IVec3::ZERO, IVec3::splat(31), c)).unwrap();
     assert_eq!(f.advance(&world, 2), SearchStep::Pending);
     world.set(IVec3::splat(5), Voxel::Solid).unwrap();
@@ -227,7 +246,11 @@ fn random_queries_never_panic() {
         use rand::RngExt;
         let a = Vec3::new(pick_f(&mut r), pick_f(&mut r), pick_f(&mut r));
         let b = Vec3::new(pick_f(&mut r), pick_f(&mut r), pick_f(&mut r));
-        let c = SearchConfig { max_expansions: Some(r.random_range(0..500)), ..Default::default() };
+        let c = SearchConfig {
+            max_expansions: Some(r.random_range(0..500)),
+            algorithm: Algorithm::AStar,
+            ..Default::default()
+        };
         let _ = f.find(&world, None, &PathRequest::new(a, b, c));
         let iv =
             |r: &mut rand::rngs::StdRng| {

@@ -416,7 +416,8 @@ fn jps_races_from_both_ends() {
     world.fill_voxels(IVec3::new(71, 7, 71), IVec3::new(88, 25, 87), voxnav::Voxel::Air).unwrap();
     let (start, goal) = (IVec3::new(6, 16, 10), IVec3::new(80, 16, 80));
     let mut finder = Pathfinder::new();
-    let astar = finder.find(&world, None, &PathRequest::new(start, goal, SearchConfig::default())).unwrap();
+    let astar = SearchConfig { algorithm: Algorithm::AStar, ..Default::default() };
+    let astar = finder.find(&world, None, &PathRequest::new(start, goal, astar)).unwrap();
     let config = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
     let jps = finder.find(&world, None, &PathRequest::new(start, goal, config)).unwrap();
     check_steps(&world, &jps, start, DiagonalRule::Strict, &config.costs, Media::ANY);

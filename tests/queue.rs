@@ -4,7 +4,7 @@
 //! cancelling a paused request drops it at once.
 
 use glam::{IVec3, UVec3, Vec3};
-use voxnav::{PathCheck, PathQueue, PathRequest, Pathfinder, SearchConfig, Ticket, Voxel, VoxelWorld};
+use voxnav::{Algorithm, PathCheck, PathQueue, PathRequest, Pathfinder, SearchConfig, Ticket, Voxel, VoxelWorld};
 
 /// A world of walls with gaps at alternating ends: a long, winding A* search.
 fn maze() -> VoxelWorld {
@@ -148,7 +148,7 @@ fn a_stream_of_urgent_requests_stays_within_the_search_memory_limit() {
     let requests: Vec<PathRequest> = (0..40)
         .map(|i| {
             let (start, goal) = (IVec3::new(1 + i % 3, 1 + i % 4, 1 + i % 5), IVec3::new(46, 2, 46 - i % 6));
-            PathRequest::new(start, goal, SearchConfig::default())
+            PathRequest::new(start, goal, SearchConfig { algorithm: Algorithm::AStar, ..Default::default() })
         })
         .collect();
     let once: Vec<_> = requests

@@ -1,4 +1,5 @@
-//! The Moving AI Warframe 3D benchmark: with precise costs and the octile heuristic every length
+//! The Moving AI Warframe 3D benchmark: A* (the reference search; jump point search has its own
+//! samples in `tests/jps.rs`) with precise costs and the octile heuristic: every length
 //! is the published optimum (all 10,000 problems of Simple and Complex, every 500th problem of
 //! every other map). Skipped with a notice when the data is absent.
 
@@ -13,7 +14,7 @@ fn check_map(dir: &std::path::Path, name: &str, every: usize) -> usize {
     let scen = Scenario::load(dir.join(format!("scenarios/{name}.3dmap.3dscen"))).unwrap();
     assert_eq!(scen.map, format!("{name}.3dmap"));
     assert_eq!(scen.problems.len(), 10_000);
-    let config = SearchConfig { costs: CostModel::PRECISE, ..Default::default() };
+    let config = SearchConfig { costs: CostModel::PRECISE, algorithm: Algorithm::AStar, ..Default::default() };
     let mut finder = Pathfinder::new();
     let mut checked = 0;
     for (i, p) in scen.problems.iter().enumerate().step_by(every) {

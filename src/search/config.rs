@@ -7,6 +7,8 @@ pub use crate::search::costs::CostModel;
 use crate::search::heuristic::Heuristic;
 
 /// Which search a query runs (docs/search.md has what each costs on the Warframe benchmark).
+/// The default, [`Algorithm::Jps`], is exact and the fastest; [`Algorithm::BUDGET`] bounds a
+/// query's time for a game's frame.
 ///
 /// # Examples
 /// ```
@@ -16,9 +18,9 @@ use crate::search::heuristic::Heuristic;
 /// world.fill_voxels(IVec3::new(12, 0, 0), IVec3::new(12, 7, 20), Voxel::Solid).unwrap();
 /// let mut finder = Pathfinder::new();
 /// let (s, g) = (IVec3::new(2, 3, 2), IVec3::new(20, 3, 3));
-/// let astar = finder.find(&world, None, &PathRequest::new(s, g, SearchConfig::default())).unwrap();
-/// let jps = SearchConfig { algorithm: Algorithm::Jps, ..Default::default() };
-/// let jps = finder.find(&world, None, &PathRequest::new(s, g, jps)).unwrap();
+/// let jps = finder.find(&world, None, &PathRequest::new(s, g, SearchConfig::default())).unwrap();
+/// let astar = SearchConfig { algorithm: Algorithm::AStar, ..Default::default() };
+/// let astar = finder.find(&world, None, &PathRequest::new(s, g, astar)).unwrap();
 /// assert_eq!(jps.cost, astar.cost); // exact
 /// let budget = SearchConfig { algorithm: Algorithm::BUDGET, ..Default::default() };
 /// let fast = finder.find(&world, None, &PathRequest::new(s, g, budget)).unwrap();
@@ -28,10 +30,9 @@ use crate::search::heuristic::Heuristic;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Algorithm {
-    /// A* over all 26 moves. Optimal with an admissible heuristic. The default.
-    #[default]
+    /// A* over all 26 moves. Optimal with an admissible heuristic.
     AStar,
-    /// 3D jump point search: the same optimal cost as A*. Only "jump points" (voxels where an
+    /// 3D jump point search, the default: the same optimal cost as A*. Only "jump points" (voxels where an
     /// obstacle breaks the symmetry of equally short paths) enter the open list; the space in
     /// between is swept along canonical lines, each voxel recorded once per cost improvement.
     /// The returned voxel path has one legal move per step.
@@ -59,6 +60,7 @@ pub enum Algorithm {
     ///
     /// [`SearchStats::expanded`]: crate::SearchStats::expanded
     /// [`Heuristic::Manhattan`]: crate::Heuristic::Manhattan
+    #[default]
     Jps,
     /// Weighted A* for a frame budget: the open list is ordered by `g + h * percent / 100`, so
     /// the path costs at most `percent / 100` times the optimum (with an admissible heuristic),
@@ -187,7 +189,7 @@ pub struct SearchConfig {
     pub media: Media,
     /// Give up with [`PathError::BudgetExhausted`] after this many expansions (default: none).
     pub max_expansions: Option<usize>,
-    /// Which search runs (default [`Algorithm::AStar`]).
+    /// Which search runs (default [`Algorithm::Jps`]).
     pub algorithm: Algorithm,
     /// What an unreachable goal returns (default [`Fallback::Fail`]).
     pub fallback: Fallback,
