@@ -139,6 +139,19 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         self.stats.peak_open = 1;
     }
 
+    /// Begins no search on `world`: a side of a race that will not run (the prelude's side
+    /// away from the obstacle). Its statistics are zero and [`advance`](Self::advance) reports
+    /// `Unreachable`; its open list is left as it was (no [`level`](Self::level) is asked of
+    /// it), so that it costs nothing.
+    pub(crate) fn idle(&mut self, world: &VoxelWorld) {
+        self.q.pass = None;
+        self.q.canonical = false;
+        self.q.guided = false;
+        self.q.world = (world.dims(), world.revision());
+        self.stats = SearchStats::default();
+        self.nodes.reset(world.dims());
+    }
+
     /// Holds the successor tables of `config`'s diagonal rule and cost model ([`hold`]).
     pub(crate) fn take_tables(&mut self, config: &SearchConfig) {
         hold(&mut self.canon, config);

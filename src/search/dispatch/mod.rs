@@ -249,8 +249,17 @@ impl Dispatch {
             if self.prelude_both {
                 // Both sides' expansions count against the query's budget (see `race`).
                 let config = SearchConfig { max_expansions: None, ..config };
-                self.prelude_astar.begin(world, self.start, self.target, &config, 100, true);
-                self.prelude_reverse.begin(world, self.target, self.start, &config, 100, true);
+                // A side that will not take a turn is not begun.
+                if self.nearer_end == Some(true) {
+                    self.prelude_astar.idle(world);
+                } else {
+                    self.prelude_astar.begin(world, self.start, self.target, &config, 100, true);
+                }
+                if self.nearer_end == Some(false) {
+                    self.prelude_reverse.idle(world);
+                } else {
+                    self.prelude_reverse.begin(world, self.target, self.start, &config, 100, true);
+                }
                 // Where an obstacle on the straight line lies clearly nearer one end, the
                 // search from that end runs alone. Otherwise the search from the goal takes
                 // the first turn, as in the race ([`LEAD`]): on a tie of levels after it the
