@@ -431,3 +431,63 @@ fn jps_races_from_both_ends() {
         assert_eq!(got, jps, "slice {slice}");
     }
 }
+
+/// Media with prices: jump point search cannot jump, and runs A* with its pruning rule where
+/// every free voxel around a voxel has one price (every move elsewhere). Against the oracle
+/// on random worlds holding a lake and scattered water, for prices that keep the cost model's
+/// order and for ones that may not (then it tries every move), under every diagonal rule. It
+/// must generate fewer nodes than A* there (these small cluttered worlds leave little to
+/// prune), and less than half as many over a lake with a wall in the air above it.
+#[test]
+fn jps_with_priced_media_equals_the_oracle_and_prunes() {
+    let mut rng = rng(0x09_81CE);
+    let (mut finder, mut astar) = (Pathfinder::new(), Pathfinder::new());
+    let (mut checked, mut generated) = (0, [0usize; 2]);
+    for i in 0..240 {
+        let dims = UVec3::new(6 + rng.random_range(0..14), 5 + rng.random_range(0..10), 6 + rng.random_range(0..14));
+        let density = rng.random_range(0..20);
+        let mut world = walled_world(&mut rng, dims, density, [0, 0, 3][i % 3]);
+        let d = dims.as_ivec3();
+        let lo = IVec3::new(rng.random_range(0..d.x), 0, rng.random_range(0..d.z));
+        let hi =
+            (lo + IVec3::new(rng.random_range(2..10), rng.random_range(1..d.y), rng.random_range(2..10))).min(d - 1);
+        world.fill_voxels(lo, hi, voxnav::Voxel::Water).unwrap();
+        let costs = if i % 2 == 0 { CostModel::PRECISE } else { CostModel::GAME };
+        let media = Media { air: Some([100, 100, 130][i % 3]), water: Some([101, 150, 250, 300, 1000, 10_000][i % 6]) };
+        let rule = RULES[(i / 2) % 3];
+        let config = SearchConfig { costs, diagonal: rule, media, algorithm: Algorithm::Jps, ..Default::default() };
+        let Some(start) = random_free_voxel(&mut rng, &world, media) else { continue };
+        let dist = distances(&world, start, rule, &costs, media);
+        for _ in 0..6 {
+            let Some(goal) = random_free_voxel(&mut rng, &world, media) else { continue };
+            let request = PathRequest::new(start, goal, config);
+            match (dist[index(&world, goal)], finder.find(&world, None, &request)) {
+                (Some(best), Ok(path)) => {
+                    check_steps(&world, &path, start, rule, &costs, media);
+                    assert_eq!(path.cost, best, "world {i} {rule:?} {media:?} {start} -> {goal}");
+                    let plain = SearchConfig { algorithm: Algorithm::AStar, ..config };
+                    let plain = astar.find(&world, None, &PathRequest::new(start, goal, plain)).unwrap();
+                    assert_eq!(plain.cost, best);
+                    generated[0] += path.stats.generated;
+                    generated[1] += plain.stats.generated;
+                    checked += 1;
+                }
+                (None, Err(PathError::Unreachable { .. })) => {}
+                (best, result) => panic!("world {i} {rule:?} {start} -> {goal}: oracle {best:?}, got {result:?}"),
+            }
+        }
+    }
+    assert!(checked > 800, "checked {checked}");
+    assert!(generated[0] * 10 < generated[1] * 9, "generated {} against A*'s {}", generated[0], generated[1]);
+    let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::splat(40)).unwrap();
+    world.fill_voxels(IVec3::ZERO, IVec3::new(39, 5, 39), voxnav::Voxel::Water).unwrap();
+    world.fill_voxels(IVec3::new(20, 6, 0), IVec3::new(21, 30, 30), voxnav::Voxel::Solid).unwrap();
+    let media = Media { air: Some(100), water: Some(300) };
+    let found = [Algorithm::AStar, Algorithm::Jps].map(|algorithm| {
+        let config = SearchConfig { media, algorithm, ..Default::default() };
+        let request = PathRequest::new(IVec3::new(2, 20, 10), IVec3::new(38, 10, 12), config);
+        finder.find(&world, None, &request).unwrap()
+    });
+    assert_eq!(found[0].cost, found[1].cost);
+    assert!(found[1].stats.generated * 2 < found[0].stats.generated, "{:?} / {:?}", found[1].stats, found[0].stats);
+}

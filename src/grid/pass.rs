@@ -441,6 +441,23 @@ impl VoxelWorld {
         if pass.air_blocked || pass.water_blocked { near | self.blocked_mask(v, pass.media_only()) } else { near }
     }
 
+    /// The 3x3x3 mask (see `moves`) of water voxels around `v` (inside the world).
+    #[inline]
+    pub(crate) fn water_mask(&self, v: IVec3) -> u32 {
+        if self.water_layer().is_empty() {
+            return 0;
+        }
+        let (c, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
+        if chunk_faces(l) == 0 && self.water_layer().chunk_is_empty(self.chunk_index(c)) {
+            return 0;
+        }
+        // Water blocks the first pass and not the second; every other voxel blocks both or
+        // neither.
+        let air = Pass { water_blocked: true, air_blocked: false, radius: 0 };
+        let any = Pass { water_blocked: false, air_blocked: false, radius: 0 };
+        self.blocked_mask(v, air) ^ self.blocked_mask(v, any)
+    }
+
     /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
     /// `v` must be inside the world.
     #[inline]
@@ -527,6 +544,21 @@ mod tests {
     }
 
     fn check_blocked_masks(w: &VoxelWorld) {
+        let dims = w.dims().as_ivec3();
+        for z in 0..dims.z {
+            for y in 0..dims.y {
+                for x in 0..dims.x {
+                    let v = IVec3::new(x, y, z);
+                    let mut water = 0;
+                    for o in OFFSETS.iter().copied().chain([IVec3::ZERO]) {
+                        if w.contains(v + o) && w.get(v + o) == Voxel::Water {
+                            water |= 1 << bit(o.x, o.y, o.z);
+                        }
+                    }
+                    assert_eq!(w.water_mask(v), water, "{v}");
+                }
+            }
+        }
         for media in [Media::ANY, Media::AIR, Media::WATER] {
             let (pass, dims) = (Pass::new(&media), w.dims().as_ivec3());
             for z in 0..dims.z {

@@ -18,10 +18,10 @@ use glam::IVec3;
 
 use crate::error::PathError;
 use crate::grid::layer::CHUNK_SHIFT;
-use crate::grid::moves::{MOVES, OFFSETS, axes, legal_moves};
+use crate::grid::moves::{MOVES, OFFSETS, axes, bit, legal_moves};
 use crate::grid::pass::Pass;
 use crate::grid::world::VoxelWorld;
-use crate::search::canonical::{Canon, CanonFor, START, hold};
+use crate::search::canonical::{Canon, CanonFor, START, hold, serves_price};
 use crate::search::config::SearchConfig;
 use crate::search::guide::Guide;
 use crate::search::heuristic::Heuristic;
@@ -39,6 +39,8 @@ struct Query {
     move_cost: [u64; MOVES],
     /// Moves cost more by the medium they enter.
     priced: bool,
+    /// Prices (percent, at least 100) of moves into air and into water, when `priced`.
+    prices: (u64, u64),
     /// Heuristic weight in percent (100: exact).
     weight: u64,
     /// Only canonical successors (see [`AStar::begin`]).
@@ -86,10 +88,14 @@ impl<const SHIFT: i32> AStar<SHIFT> {
     /// Starts a search from `start` to `goal` (validated by the caller) whose open list is
     /// ordered by `g + h * weight / 100` (`weight` in percent; 100 and below: exact A*).
     ///
-    /// `canonical`: an exact search over media without prices tries from each voxel only its
-    /// *canonical* successors (the pruning rule of jump point search, [`Canon`], without the
-    /// jumps): in open space one to seven moves instead of 26, the same cost. For short searches
-    /// (a repair's detour), where jump point search's scan setup does not pay.
+    /// `canonical`: an exact search tries from each voxel only its *canonical* successors (the
+    /// pruning rule of jump point search, [`Canon`], without the jumps): in open space one to
+    /// seven moves instead of 26, the same cost. For short searches (a repair's detour), where
+    /// jump point search's scan setup does not pay, and for media with prices, where it does
+    /// not apply. With prices, the pruning holds only where every free voxel around a voxel has
+    /// one price (the tables compare moves of equal prices), so a voxel by the water's edge
+    /// tries every move; and only for prices that keep the order of the cost model's moves
+    /// ([`serves_price`]), else the search tries every move everywhere.
     pub(crate) fn begin(
         &mut self,
         world: &VoxelWorld,
@@ -105,7 +111,13 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         }
         let weight = weight.max(100);
         let priced = config.priced_media(world);
-        let mut canonical = canonical && weight == 100 && !priced;
+        let prices = (
+            u64::from(config.media.air.map_or(100, |w| w.max(100))),
+            u64::from(config.media.water.map_or(100, |w| w.max(100))),
+        );
+        let served = !priced
+            || [config.media.air, config.media.water].into_iter().flatten().all(|w| serves_price(&config.costs, w));
+        let mut canonical = canonical && weight == 100 && served;
         if canonical {
             self.take_tables(config);
         }
@@ -117,6 +129,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             pass: Some(config.pass()),
             move_cost,
             priced,
+            prices,
             weight: u64::from(weight),
             canonical,
             guided: false,
@@ -305,24 +318,29 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             let inside = NodeStore::<Scores, SHIFT>::interior(v);
             let mask = world.blocked_mask(v, pass);
             if let Some(canon) = canon.as_deref() {
-                let tried = canon.successors_of_any(self.reached_by(slot), mask);
-                self.relax_canonical(world, canon, slot, v, g, tried);
+                let water = if q.priced { world.water_mask(v) } else { 0 };
+                let tried = if self.one_price(water, mask) {
+                    canon.successors_of_any(self.reached_by(slot), mask)
+                } else {
+                    legal_moves(mask, rule)
+                };
+                self.relax_canonical(world, canon, slot, v, g, tried, water);
                 while let Some((ls, extra)) = self.late.pop() {
                     let (lv, lg) = (self.nodes.voxel(ls), self.nodes.rec.g[ls]);
-                    self.relax_canonical(world, canon, ls, lv, lg, extra);
+                    let water = if q.priced { world.water_mask(lv) } else { 0 };
+                    self.relax_canonical(world, canon, ls, lv, lg, extra, water);
                 }
                 self.stats.peak_open = self.stats.peak_open.max(self.open.len());
                 continue;
             }
+            let water = if q.priced { world.water_mask(v) } else { 0 };
             let mut legal = legal_moves(mask, rule);
             while legal != 0 {
                 let m = legal.trailing_zeros() as usize;
                 legal &= legal - 1;
                 let n = v + OFFSETS[m];
-                let mut cost = q.move_cost[m];
-                if q.priced {
-                    cost = q.config.entry_cost(world, n, cost);
-                }
+                let cost = if q.priced { self.priced(m, water) } else { q.move_cost[m] };
+                debug_assert!(!q.priced || cost == q.config.entry_cost(world, n, q.move_cost[m]));
                 let ns = self.nodes.neighbour(slot, inside, n, m);
                 let info = self.nodes.rec.info[ns];
                 let ng = g + cost;
@@ -347,10 +365,38 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         Err(PathError::Unreachable { expanded: self.stats.expanded })
     }
 
+    /// The cost of move `m` into a free voxel, priced by its medium (`water`: the water voxels
+    /// around the voxel it leaves), as [`SearchConfig::entry_cost`] prices it.
+    #[inline]
+    fn priced(&self, m: usize, water: u32) -> u64 {
+        let o = OFFSETS[m];
+        let price = if water >> bit(o.x, o.y, o.z) & 1 != 0 { self.q.prices.1 } else { self.q.prices.0 };
+        self.q.move_cost[m] * price / 100
+    }
+
+    /// Canonical searches: whether every free voxel around a voxel (`mask` the blocked ones,
+    /// `water` the water ones) has one price, so that its successors may be pruned.
+    #[inline]
+    fn one_price(&self, water: u32, mask: u32) -> bool {
+        let free = !mask & ((1 << 27) - 1);
+        let wet = water & free;
+        !self.q.priced || wet == 0 || wet == free || self.q.prices.0 == self.q.prices.1
+    }
+
     /// The canonical search's relaxation of the voxels `u + OFFSETS[m]` for the moves `m` in
-    /// `moves` from the closed voxel `u` (cost `g`); see [`Canon::successors_of_any`] for the
-    /// ties it keeps.
-    fn relax_canonical(&mut self, world: &VoxelWorld, canon: &Canon, slot: usize, u: IVec3, g: u64, mut moves: u32) {
+    /// `moves` from the closed voxel `u` (cost `g`; `water`: the water voxels around `u`, for
+    /// priced media); see [`Canon::successors_of_any`] for the ties it keeps.
+    #[allow(clippy::too_many_arguments)]
+    fn relax_canonical(
+        &mut self,
+        world: &VoxelWorld,
+        canon: &Canon,
+        slot: usize,
+        u: IVec3,
+        g: u64,
+        mut moves: u32,
+        water: u32,
+    ) {
         // The query's few fields read here, not the whole query (its move costs are an array).
         let (goal, heuristic, costs) = (self.q.goal, self.q.config.heuristic, self.q.config.costs);
         let Some(pass) = self.q.pass else { return };
@@ -361,14 +407,20 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             let n = u + OFFSETS[m];
             let ns = self.nodes.neighbour(slot, inside, n, m);
             let info = self.nodes.rec.info[ns];
-            let ng = g + self.q.move_cost[m];
+            let ng = g + if self.q.priced { self.priced(m, water) } else { self.q.move_cost[m] };
+            debug_assert!(!self.q.priced || ng - g == self.q.config.entry_cost(world, n, self.q.move_cost[m]));
             if info & CLOSED != 0 {
                 let before = self.reached_by(ns);
                 if ng == self.nodes.rec.g[ns] && before & 1 << m == 0 {
                     // Its successors were tried for the moves it was reached by: try the
-                    // new move's others now.
+                    // new move's others now (none if it tried every move).
                     let mask = world.blocked_mask(n, pass);
-                    let extra = canon.successors(m, mask) & !canon.successors_of_any(before, mask);
+                    let nwater = if self.q.priced { world.water_mask(n) } else { 0 };
+                    let extra = if self.one_price(nwater, mask) {
+                        canon.successors(m, mask) & !canon.successors_of_any(before, mask)
+                    } else {
+                        0
+                    };
                     self.add_tie(ns, m);
                     if extra != 0 {
                         self.late.push((ns, extra));

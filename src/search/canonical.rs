@@ -97,6 +97,17 @@ pub(crate) fn holds(held: Option<&CanonFor>, config: &SearchConfig) -> bool {
     held.is_some_and(|c| c.0 == (config.diagonal, config.costs))
 }
 
+/// Whether the tables of `base` serve moves priced at `percent` (each cost times `percent / 100`,
+/// rounded down, as a medium's price makes it): the priced model orders single moves and pairs
+/// of moves as `base` does and prunes exactly, so within a neighbourhood of one price the
+/// tables' verdicts hold.
+pub(crate) fn serves_price(base: &CostModel, percent: u32) -> bool {
+    let p = u64::from(percent.max(100));
+    let price = |c: u64| c.saturating_mul(p) / 100;
+    let priced = CostModel { face: price(base.face), edge: price(base.edge), corner: price(base.corner) };
+    priced.jump_exact() && CostShape::of(&priced) == CostShape::of(base)
+}
+
 /// Entries of [`Canon::memo`].
 const MEMO: usize = 1 << 12;
 

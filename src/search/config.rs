@@ -54,9 +54,11 @@ pub enum Algorithm {
     /// weights above 100 in a world that has water, or with [`Heuristic::Manhattan`], only the
     /// search from the start runs. Its first query in a process also builds shared tables.
     ///
-    /// It needs uniform move costs and a cost model without ties ([`CostModel::jump_exact`]):
-    /// otherwise (media weights above 100 in a world that has water, or tied costs) the query
-    /// runs exact A* instead.
+    /// It needs uniform move costs and a cost model without ties ([`CostModel::jump_exact`]).
+    /// With media weights above 100 in a world that has water it cannot jump, and runs exact A*
+    /// that tries from each voxel only the moves jump point search would (its pruning rule),
+    /// where every free voxel around it has one price, and every move by the water's edge; with
+    /// tied costs, plain exact A*.
     ///
     /// [`SearchStats::expanded`]: crate::SearchStats::expanded
     /// [`Heuristic::Manhattan`]: crate::Heuristic::Manhattan

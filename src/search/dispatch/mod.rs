@@ -296,7 +296,11 @@ impl Dispatch {
         } else if self.jump {
             self.search.begin(world, self.start, self.target, &config, &mut self.scans);
         } else {
-            self.astar.begin(world, self.start, self.target, &config, self.weight, self.canonical);
+            // Jump point search where it cannot jump (media with prices): A* with its pruning
+            // rule, where that holds ([`AStar::begin`]).
+            let canonical =
+                self.canonical || (self.config.algorithm == Algorithm::Jps && self.config.costs.jump_exact());
+            self.astar.begin(world, self.start, self.target, &config, self.weight, canonical);
             if self.guided {
                 self.astar.follow_guide();
             }
