@@ -262,9 +262,10 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             return Err(PathError::WorldChanged);
         }
         let out = match (self.q.weight == 100, self.q.guided) {
-            (true, _) => self.run::<false, false>(world, pass, budget),
-            (false, false) => self.run::<true, false>(world, pass, budget),
-            (false, true) => self.run::<true, true>(world, pass, budget),
+            (true, _) if !self.q.priced => self.run::<false, false, false>(world, pass, budget),
+            (true, _) => self.run::<false, false, true>(world, pass, budget),
+            (false, false) => self.run::<true, false, true>(world, pass, budget),
+            (false, true) => self.run::<true, true, true>(world, pass, budget),
         };
         if !matches!(out, Ok(None)) {
             self.q.done = true;
@@ -272,8 +273,10 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         out
     }
 
-    /// The search loop; `WEIGHTED`: weighted keys; `GUIDED`: estimates from the guide too.
-    fn run<const WEIGHTED: bool, const GUIDED: bool>(
+    /// The search loop; `WEIGHTED`: weighted keys; `GUIDED`: estimates from the guide too;
+    /// `PRICED`: moves may cost more by the medium they enter (then `self.q.priced` says
+    /// whether they do).
+    fn run<const WEIGHTED: bool, const GUIDED: bool, const PRICED: bool>(
         &mut self,
         world: &VoxelWorld,
         pass: Pass,
@@ -318,28 +321,28 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             let inside = NodeStore::<Scores, SHIFT>::interior(v);
             let mask = world.blocked_mask(v, pass);
             if let Some(canon) = canon.as_deref() {
-                let water = if q.priced { world.water_mask(v) } else { 0 };
-                let tried = if self.one_price(water, mask) {
+                let water = if PRICED && q.priced { world.water_mask(v) } else { 0 };
+                let tried = if !PRICED || self.one_price(water, mask) {
                     canon.successors_of_any(self.reached_by(slot), mask)
                 } else {
                     legal_moves(mask, rule)
                 };
-                self.relax_canonical(world, canon, slot, v, g, tried, water);
+                self.relax_canonical::<PRICED>(world, canon, slot, v, g, tried, water);
                 while let Some((ls, extra)) = self.late.pop() {
                     let (lv, lg) = (self.nodes.voxel(ls), self.nodes.rec.g[ls]);
-                    let water = if q.priced { world.water_mask(lv) } else { 0 };
-                    self.relax_canonical(world, canon, ls, lv, lg, extra, water);
+                    let water = if PRICED && q.priced { world.water_mask(lv) } else { 0 };
+                    self.relax_canonical::<PRICED>(world, canon, ls, lv, lg, extra, water);
                 }
                 self.stats.peak_open = self.stats.peak_open.max(self.open.len());
                 continue;
             }
-            let water = if q.priced { world.water_mask(v) } else { 0 };
+            let water = if PRICED && q.priced { world.water_mask(v) } else { 0 };
             let mut legal = legal_moves(mask, rule);
             while legal != 0 {
                 let m = legal.trailing_zeros() as usize;
                 legal &= legal - 1;
                 let n = v + OFFSETS[m];
-                let cost = if q.priced { self.priced(m, water) } else { q.move_cost[m] };
+                let cost = if PRICED && q.priced { self.priced(m, water) } else { q.move_cost[m] };
                 debug_assert!(!q.priced || cost == q.config.entry_cost(world, n, q.move_cost[m]));
                 let ns = self.nodes.neighbour(slot, inside, n, m);
                 let info = self.nodes.rec.info[ns];
@@ -387,7 +390,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
     /// `moves` from the closed voxel `u` (cost `g`; `water`: the water voxels around `u`, for
     /// priced media); see [`Canon::successors_of_any`] for the ties it keeps.
     #[allow(clippy::too_many_arguments)]
-    fn relax_canonical(
+    fn relax_canonical<const PRICED: bool>(
         &mut self,
         world: &VoxelWorld,
         canon: &Canon,
@@ -407,7 +410,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             let n = u + OFFSETS[m];
             let ns = self.nodes.neighbour(slot, inside, n, m);
             let info = self.nodes.rec.info[ns];
-            let ng = g + if self.q.priced { self.priced(m, water) } else { self.q.move_cost[m] };
+            let ng = g + if PRICED && self.q.priced { self.priced(m, water) } else { self.q.move_cost[m] };
             debug_assert!(!self.q.priced || ng - g == self.q.config.entry_cost(world, n, self.q.move_cost[m]));
             if info & CLOSED != 0 {
                 let before = self.reached_by(ns);
@@ -415,8 +418,8 @@ impl<const SHIFT: i32> AStar<SHIFT> {
                     // Its successors were tried for the moves it was reached by: try the
                     // new move's others now (none if it tried every move).
                     let mask = world.blocked_mask(n, pass);
-                    let nwater = if self.q.priced { world.water_mask(n) } else { 0 };
-                    let extra = if self.one_price(nwater, mask) {
+                    let nwater = if PRICED && self.q.priced { world.water_mask(n) } else { 0 };
+                    let extra = if !PRICED || self.one_price(nwater, mask) {
                         canon.successors(m, mask) & !canon.successors_of_any(before, mask)
                     } else {
                         0

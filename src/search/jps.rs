@@ -42,7 +42,7 @@ use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes};
 use crate::grid::pass::Pass;
 use crate::grid::scan::{LATERAL, ScanCache};
 use crate::grid::world::VoxelWorld;
-use crate::search::canonical::{Canon, CanonFor, START, hold};
+use crate::search::canonical::{Canon, CanonFor, START, falling_edge, hold};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::memory::EXPANSION_MARGIN;
 use crate::search::nodes::NodeStore;
@@ -176,51 +176,6 @@ impl Cell {
             0
         }
     }
-}
-
-/// Per face move: the bits of the neighbourhood plane behind `x` (the parent's side), the bit
-/// shift that carries that plane onto `x`'s plane, and `x`'s plane without `x`.
-const fn face_planes() -> [(u32, i32, u32); 6] {
-    let mut out = [(0, 0, 0); 6];
-    let mut m = 0;
-    while m < 6 {
-        let d = OFFSETS[m];
-        let (axis, sign) = if d.x != 0 {
-            (0, d.x)
-        } else if d.y != 0 {
-            (1, d.y)
-        } else {
-            (2, d.z)
-        };
-        let stride = [1, 3, 9][axis];
-        let (mut behind, mut lateral) = (0u32, 0u32);
-        let mut b = 0;
-        while b < 27 {
-            let c = [b % 3 - 1, (b / 3) % 3 - 1, b / 9 - 1][axis];
-            if c == -sign {
-                behind |= 1 << b;
-            } else if c == 0 && b != 13 {
-                lateral |= 1 << b;
-            }
-            b += 1;
-        }
-        out[m] = (behind, sign * stride, lateral);
-        m += 1;
-    }
-    out
-}
-const FACE_PLANES: [(u32, i32, u32); 6] = face_planes();
-
-/// Whether, for face move `m` into a voxel with neighbourhood `mask`, some voxel beside the
-/// parent is blocked while the voxel beside `x` in the same direction is free. Under the strict
-/// rule no move is forced without such an obstacle edge (tested against the tables), so a
-/// straight scan only consults [`Canon::forced`] where this holds.
-#[inline]
-pub(crate) fn falling_edge(m: usize, mask: u32) -> bool {
-    let (behind, shift, lateral) = FACE_PLANES[m];
-    let b = mask & behind;
-    let moved = if shift > 0 { b << shift } else { b >> -shift };
-    moved & !mask & lateral != 0
 }
 
 /// The natural sub-moves of each diagonal move (the natural moves but itself), larger first.
