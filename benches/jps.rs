@@ -1,5 +1,6 @@
 //! Jump point search, the weighted budget mode, component labels and the parallel batch:
-//! seeded synthetic worlds and sampled Warframe problems (skipped when the data is absent).
+//! seeded synthetic worlds (one with a lake, for an agent whose moves cost more in water) and
+//! sampled Warframe problems (skipped when the data is absent).
 //! Every iteration asserts its answer (optimal cost, bounded cost, or label).
 
 #[path = "../tests/common/mod.rs"]
@@ -31,9 +32,45 @@ fn synthetic() -> (VoxelWorld, Vec<(IVec3, IVec3, u64)>) {
     (world, queries)
 }
 
+/// The synthetic world with a lake under its lower half, for an agent that may dive (water at
+/// three times air's cost): jump point search cannot jump there and prunes where the price
+/// around a voxel is one.
+const DIVER: Media = Media { air: Some(100), water: Some(300) };
+
+fn lake() -> (VoxelWorld, Vec<(IVec3, IVec3, u64)>) {
+    let mut rng = common::rng(2026);
+    let mut world = common::walled_world(&mut rng, UVec3::new(48, 32, 48), 12, 0);
+    world.fill_voxels(IVec3::new(4, 0, 4), IVec3::new(43, 12, 43), Voxel::Water).unwrap();
+    let mut queries = Vec::new();
+    while queries.len() < 8 {
+        let (Some(s), Some(g)) =
+            (common::random_free_voxel(&mut rng, &world, DIVER), common::random_free_voxel(&mut rng, &world, DIVER))
+        else {
+            continue;
+        };
+        let dist = common::distances(&world, s, DiagonalRule::Strict, &CostModel::GAME, DIVER);
+        if let Some(cost) = dist[common::index(&world, g)] {
+            queries.push((s, g, cost));
+        }
+    }
+    (world, queries)
+}
+
 fn bench(c: &mut Criterion) {
-    let (world, queries) = synthetic();
+    let (lake, dives) = lake();
     let mut finder = Pathfinder::new();
+    for (name, algorithm) in [("astar", Algorithm::AStar), ("jps", Algorithm::Jps)] {
+        let config = SearchConfig { algorithm, media: DIVER, ..Default::default() };
+        c.bench_function(&format!("synthetic_lake_48x32x48/{name}"), |b| {
+            b.iter(|| {
+                for &(s, g, best) in &dives {
+                    let path = finder.find(&lake, None, &PathRequest::new(black_box(s), black_box(g), config)).unwrap();
+                    assert_eq!(path.cost, best);
+                }
+            })
+        });
+    }
+    let (world, queries) = synthetic();
     for (name, algorithm) in [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", Algorithm::BUDGET)] {
         let config = SearchConfig { algorithm, ..Default::default() };
         c.bench_function(&format!("synthetic_48x32x48/{name}"), |b| {

@@ -17,6 +17,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use voxnav::prelude::*;
 use voxnav::{LevelConfig, LevelMesh, build_level};
 
@@ -28,19 +30,6 @@ const LEVELS: [(&str, f32, [f32; 3]); 4] = [
     ("oa_islandctf", 0.5, [11.79, 17.67, -0.41]),
     ("lq_e0m2", 0.5, [3.66, 6.49, 46.74]),
 ];
-
-/// A fixed-seed generator (SplitMix64), so every run asks the same queries.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
 
 fn percentile(v: &[u128], p: f64) -> u128 {
     let mut s = v.to_vec();
@@ -104,12 +93,13 @@ fn main() -> ExitCode {
             eprintln!("{name}: no air or no water");
             return ExitCode::FAILURE;
         }
-        let mut rng = Rng(0x00C0_4A0A);
+        // A fixed seed, so every run asks the same queries.
+        let mut rng = StdRng::seed_from_u64(0x00C0_4A0A);
         let mut finder = Pathfinder::new();
         let (mut nanos, mut generated, mut expanded) = ([vec![], vec![]], [0usize; 2], [0usize; 2]);
         let (mut wrong, mut unreachable) = (0, 0);
         for q in 0..queries {
-            let pick = |rng: &mut Rng, from: &[IVec3]| from[rng.below(from.len())];
+            let pick = |rng: &mut StdRng, from: &[IVec3]| from[rng.random_range(0..from.len())];
             let (start, goal) = if q % 2 == 0 {
                 (pick(&mut rng, &water), pick(&mut rng, &water))
             } else {

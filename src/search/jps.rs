@@ -14,7 +14,8 @@
 //! arrival by a move of more axes than one already known is not the smallest optimal path's
 //! ([`AT_MOST_AXES`] says why), and its branch ends there. Where jumping cannot be used (media
 //! with prices, cost models with ties) [`Algorithm::Jps`] runs the A* of [`astar`](super::astar)
-//! instead; the two share their open list ([`OpenList`]) and node store ([`NodeStore`], here
+//! instead (with prices, pruned by [`Canon`] where the price around a voxel is one); the two
+//! share their open list ([`OpenList`]) and node store ([`NodeStore`], here
 //! with 16-byte records in 2^3 pages).
 //!
 //! Sweeps stop where `f` exceeds the current minimum (the open list's key): they cover the
