@@ -444,6 +444,14 @@ impl VoxelWorld {
     /// The 3x3x3 mask (see `moves`) of water voxels around `v` (inside the world).
     #[inline]
     pub(crate) fn water_mask(&self, v: IVec3) -> u32 {
+        self.water_mask_beside(v, Pass::new(&Media::WATER), 0)
+    }
+
+    /// [`water_mask`](Self::water_mask), given `v`'s [`blocked_mask`](Self::blocked_mask) for
+    /// `pass`: where `pass` lets both media in at radius 0, that mask is the one of voxels
+    /// water does not block, and is not read again.
+    #[inline]
+    pub(crate) fn water_mask_beside(&self, v: IVec3, pass: Pass, blocked: u32) -> u32 {
         if self.water_layer().is_empty() {
             return 0;
         }
@@ -455,7 +463,8 @@ impl VoxelWorld {
         // neither.
         let air = Pass { water_blocked: true, air_blocked: false, radius: 0 };
         let any = Pass { water_blocked: false, air_blocked: false, radius: 0 };
-        self.blocked_mask(v, air) ^ self.blocked_mask(v, any)
+        let rest = if pass == any { blocked } else { self.blocked_mask(v, any) };
+        self.blocked_mask(v, air) ^ rest
     }
 
     /// The 3x3x3 mask (see `moves`) of voxels around `v` that are blocked for `pass`.
@@ -556,6 +565,8 @@ mod tests {
                         }
                     }
                     assert_eq!(w.water_mask(v), water, "{v}");
+                    let any = Pass::new(&Media::ANY);
+                    assert_eq!(w.water_mask_beside(v, any, w.blocked_mask(v, any)), water, "{v}");
                 }
             }
         }

@@ -321,7 +321,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             let inside = NodeStore::<Scores, SHIFT>::interior(v);
             let mask = world.blocked_mask(v, pass);
             if let Some(canon) = canon.as_deref() {
-                let water = if PRICED && q.priced { world.water_mask(v) } else { 0 };
+                let water = if PRICED && q.priced { world.water_mask_beside(v, pass, mask) } else { 0 };
                 let tried = if !PRICED || self.one_price(water, mask) {
                     canon.successors_of_any(self.reached_by(slot), mask)
                 } else {
@@ -336,7 +336,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
                 self.stats.peak_open = self.stats.peak_open.max(self.open.len());
                 continue;
             }
-            let water = if PRICED && q.priced { world.water_mask(v) } else { 0 };
+            let water = if PRICED && q.priced { world.water_mask_beside(v, pass, mask) } else { 0 };
             let mut legal = legal_moves(mask, rule);
             while legal != 0 {
                 let m = legal.trailing_zeros() as usize;
@@ -418,7 +418,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
                     // Its successors were tried for the moves it was reached by: try the
                     // new move's others now (none if it tried every move).
                     let mask = world.blocked_mask(n, pass);
-                    let nwater = if PRICED && self.q.priced { world.water_mask(n) } else { 0 };
+                    let nwater = if PRICED && self.q.priced { world.water_mask_beside(n, pass, mask) } else { 0 };
                     let extra = if !PRICED || self.one_price(nwater, mask) {
                         canon.successors(m, mask) & !canon.successors_of_any(before, mask)
                     } else {
