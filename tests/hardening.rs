@@ -73,9 +73,14 @@ fn answers_under_a_tight_limit_do_not_depend_on_the_pathfinders_history() {
     let mut rng = rng(0x011A_17ED);
     let dims = UVec3::new(160, 24, 160);
     let mut open = walled_world(&mut rng, dims, 6, 0);
-    for (algorithm, limit) in
-        [(Algorithm::AStar, 480 << 10), (Algorithm::Jps, 4800 << 10), (Algorithm::BUDGET, 480 << 10)]
-    {
+    // Jump point search at two limits: within the larger one its race runs (and falls back to
+    // A* where it runs out), within the smaller one A* answers or refuses.
+    for (algorithm, limit) in [
+        (Algorithm::AStar, 480 << 10),
+        (Algorithm::Jps, 480 << 10),
+        (Algorithm::Jps, 4800 << 10),
+        (Algorithm::BUDGET, 480 << 10),
+    ] {
         open.set_limits(Limits { max_search_bytes: limit, ..Limits::default() });
         let config = SearchConfig { algorithm, ..Default::default() };
         let (mut kept, mut refused, mut found) = (Pathfinder::new(), 0, 0);
@@ -95,8 +100,46 @@ fn answers_under_a_tight_limit_do_not_depend_on_the_pathfinders_history() {
             }
         }
         // Both answers, after each other (jump point search's prelude answers most).
-        assert!(refused >= 1 && found >= 5, "{algorithm:?}: {refused} refused, {found} found");
+        assert!(found >= 5, "{algorithm:?} within {limit}: {found} found");
+        assert!(refused >= 1 || limit > 1 << 20, "{algorithm:?} within {limit}: {refused} refused");
     }
+}
+
+/// Jump point search, the default, answers every query that A* answers within the same search
+/// limit, at the same cost. Its race asks room for its largest expansion (a sweep into new
+/// pages) within half the limit for each side, so under a limit of a few megabytes it refused
+/// queries that A* answered: the query now falls back to A* when the jump search runs out.
+#[test]
+fn jump_point_search_answers_what_a_star_answers_within_a_limit() {
+    let mut rng = rng(0x0A57_A1EF);
+    let dims = UVec3::new(96, 24, 96);
+    let mut world = walled_world(&mut rng, dims, 6, 0);
+    let (mut astar, mut jps) = (Pathfinder::new(), Pathfinder::new());
+    let (mut found, mut refused, mut compared) = (0, 0, 0);
+    for round in 0..160 {
+        let limit = [300 << 10, 600 << 10, 700 << 10, 1 << 20, 2 << 20, 4 << 20, 6 << 20][round % 7];
+        world.set_limits(Limits { max_search_bytes: limit, ..Limits::default() });
+        let (Some(a), Some(b)) =
+            (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
+        else {
+            continue;
+        };
+        let config = |algorithm| SearchConfig { algorithm, ..Default::default() };
+        let by_astar = astar.find(&world, None, &PathRequest::new(a, b, config(Algorithm::AStar)));
+        let by_jps = jps.find(&world, None, &PathRequest::new(a, b, config(Algorithm::Jps)));
+        match (&by_astar, &by_jps) {
+            (Ok(x), Ok(y)) => {
+                assert_eq!(x.cost, y.cost, "{a} -> {b} within {limit}");
+                assert!(y.stats.peak_bytes <= limit, "{a} -> {b}: {} bytes within {limit}", y.stats.peak_bytes);
+                found += 1;
+            }
+            (Ok(_), Err(e)) => panic!("{a} -> {b} within {limit}: A* answered, jump point search {e:?}"),
+            (Err(PathError::MemoryLimit { .. }), _) => refused += 1,
+            (Err(e), _) => panic!("{a} -> {b} within {limit}: A* {e:?}"),
+        }
+        compared += 1;
+    }
+    assert!(found > 60 && refused > 10, "{compared} compared: {found} found by both, {refused} refused by A*");
 }
 
 // --- prices and weights --------------------------------------------------------------------

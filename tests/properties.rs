@@ -39,6 +39,7 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     assert!(total.field_with_clearance > 40, "{total:?}");
     assert!(total.batched > 10000, "{total:?}");
     assert!(total.raced > 4000 && total.raced_swept > 200 && total.raced_sliced > 40, "{total:?}");
+    assert!(total.tight_limits > 300, "{total:?}");
 }
 
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.

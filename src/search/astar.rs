@@ -25,7 +25,6 @@ use crate::search::canonical::{Canon, CanonFor, START, hold, serves_price};
 use crate::search::config::SearchConfig;
 use crate::search::guide::Guide;
 use crate::search::heuristic::Heuristic;
-use crate::search::memory::CHUNK_PAGE_BYTES;
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, Scores};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
@@ -50,6 +49,9 @@ struct Query {
     done: bool,
     /// The world's dims and revision at `begin`.
     world: (glam::UVec3, u64),
+    /// The search may hold this share of the world's search limit (1 over it): searches that
+    /// run side by side share it.
+    share: usize,
 }
 
 /// Reusable state of the A* engine, with node pages of `2^SHIFT` voxels a side (by default a
@@ -135,6 +137,7 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             guided: false,
             done: false,
             world: (world.dims(), world.revision()),
+            share: 1,
         };
         self.stats = SearchStats { weight, ..SearchStats::default() };
         self.open.clear(weight == 100);
@@ -163,6 +166,12 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         self.q.world = (world.dims(), world.revision());
         self.stats = SearchStats::default();
         self.nodes.reset(world.dims());
+    }
+
+    /// Makes the search just begun hold at most `1 / parts` of the world's search limit: the
+    /// share of one of `parts` searches that run side by side.
+    pub(crate) fn share_limit(&mut self, parts: usize) {
+        self.q.share = parts.max(1);
     }
 
     /// Holds the successor tables of `config`'s diagonal rule and cost model ([`hold`]).
@@ -286,6 +295,9 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         let rule = q.config.diagonal;
         let canon = if q.canonical { self.canon.as_ref().map(|c| std::sync::Arc::clone(&c.1)) } else { None };
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
+        // Room for one expansion's new pages, within this search's share of the limit.
+        let (margin, limit) =
+            (NodeStore::<Scores, SHIFT>::expansion_bytes(), world.limits().max_search_bytes / q.share.max(1));
         let mut left = budget;
         while let Some((_, slot)) = self.open.peek() {
             let slot = slot as usize;
@@ -310,9 +322,9 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             // tables kept from earlier searches: the answer does not depend on them.
             let held =
                 self.nodes.bytes_in_use() + self.open.len() * 16 + if GUIDED { self.guide.bytes_in_use() } else { 0 };
-            if held + 8 * CHUNK_PAGE_BYTES > world.limits().max_search_bytes {
-                let needed = held + 8 * CHUNK_PAGE_BYTES;
-                return Err(PathError::MemoryLimit { needed, limit: world.limits().max_search_bytes });
+            let needed = held + margin;
+            if needed > limit {
+                return Err(PathError::MemoryLimit { needed, limit });
             }
             self.open.pop();
             left -= 1;

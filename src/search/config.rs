@@ -60,6 +60,14 @@ pub enum Algorithm {
     /// where every free voxel around it has one price, and every move by the water's edge; with
     /// tied costs, plain exact A*.
     ///
+    /// Within a tight [`Limits::max_search_bytes`](crate::Limits::max_search_bytes), it answers
+    /// every query that [`Algorithm::AStar`] answers. Jump point search keeps room for its
+    /// largest expansion, a sweep of up to 4,096 voxels into new pages (about 2.3 MB, within
+    /// half the limit for each side of a race, and a prelude from both ends shares it too).
+    /// Where a query runs out of that room, plain A* searches again from scratch within the
+    /// whole limit, and the query answers as `Algorithm::AStar` does: the same path, statistics
+    /// and errors.
+    ///
     /// [`SearchStats::expanded`]: crate::SearchStats::expanded
     /// [`Heuristic::Manhattan`]: crate::Heuristic::Manhattan
     #[default]

@@ -1,7 +1,8 @@
 //! What a search's tables take, checked against the world's
 //! [`Limits::max_search_bytes`](crate::Limits) before anything is allocated: the tables sized
 //! by the world, at `begin` ([`search_table_bytes`]), and at each expansion the pages it may
-//! add ([`CHUNK_PAGE_BYTES`] for A*, [`EXPANSION_MARGIN`] for jump point search).
+//! add (for A*, the node pages of a voxel's neighbours, `NodeStore::expansion_bytes`; for jump
+//! point search, [`EXPANSION_MARGIN`]).
 
 use crate::grid::world::VoxelWorld;
 use crate::search::config::{Algorithm, Fallback, SearchConfig};
@@ -19,12 +20,8 @@ pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> u
     world.chunk_count().saturating_mul(per_chunk)
 }
 
-/// Bytes of one A* node page (a 16^3 chunk: 8 bytes of `g` and one of flags per voxel).
-pub(crate) const CHUNK_PAGE_BYTES: usize = crate::grid::layer::CHUNK_VOXELS * 9;
-
-/// Bytes a search may add in one expansion beyond what it holds: new node pages for the
-/// neighbours (A*: up to 8 chunk pages of 9 bytes per voxel; jump point search: a sweep of up
+/// Bytes jump point search may add in one expansion beyond what it holds: a sweep of up
 /// to 4,096 voxels, each in a new 2^3 page of 16-byte cells and its origin, in a new 8^3
 /// region (a block of 64 page numbers) of a new chunk (a block of 8 region blocks and its
-/// chunk), and their chunks' scan events).
+/// chunk), and their chunks' scan events; and, to spare, eight 16^3 chunks of 9-byte records.
 pub(crate) const EXPANSION_MARGIN: usize = 4096 * (8 * 16 + 12 + 64 * 4 + 9 * 4 + 64) + 8 * 4096 * 9;

@@ -229,6 +229,14 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
         ((l.z << (2 * SHIFT)) | (l.y << SHIFT) | l.x) as usize
     }
 
+    /// The most bytes one expansion may add to the table's use: a new block for each of at
+    /// most 8 new pages (and a region block each, for two levels).
+    const EXPANSION_BYTES: usize = if SHIFT < CHUNK_SHIFT {
+        8 * ((Self::BLOCK_LEN + 1) * 4 + if Self::TWO_LEVEL { Self::REGION_CUBES * 4 } else { 0 })
+    } else {
+        0
+    };
+
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.table.capacity() * 8
@@ -389,6 +397,12 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     /// reuse are not counted.
     pub(crate) fn bytes_in_use(&self) -> usize {
         self.pages.bytes_in_use() + self.pages_used() * (Self::PAGE_VOXELS * R::record_bytes() + 12)
+    }
+
+    /// The most bytes one expansion may add to [`bytes_in_use`](Self::bytes_in_use): the
+    /// pages of the voxel's 26 neighbours (at most 8 new ones) and their tables' blocks.
+    pub(crate) fn expansion_bytes() -> usize {
+        8 * (Self::PAGE_VOXELS * R::record_bytes() + 12) + PageTable::<SHIFT>::EXPANSION_BYTES
     }
 
     /// Whether all 26 neighbours of `v` lie in `v`'s own page.

@@ -100,6 +100,9 @@ pub struct Outcome {
     pub raced_swept: usize,
     /// Of those, races run in time slices.
     pub raced_sliced: usize,
+    /// Exact queries that A* answered within a search limit of a few megabytes at most (and
+    /// jump point search too, with its prelude and without).
+    pub tight_limits: usize,
 }
 
 /// Sums the counts of many checks. `other` is taken apart field by field, so a count added to
@@ -124,6 +127,7 @@ impl std::ops::AddAssign for Outcome {
             raced,
             raced_swept,
             raced_sliced,
+            tight_limits,
         } = other;
         self.paths += paths;
         self.errors += errors;
@@ -142,6 +146,7 @@ impl std::ops::AddAssign for Outcome {
         self.raced += raced;
         self.raced_swept += raced_swept;
         self.raced_sliced += raced_sliced;
+        self.tight_limits += tight_limits;
     }
 }
 
@@ -395,6 +400,45 @@ pub fn check_query(data: &[u8]) -> Outcome {
         }
         out.raced += 1;
         out.raced_swept += usize::from(swept);
+        // One in four, under a search limit from 100 KB to 6 MB (default: 512 MiB), on new
+        // pathfinders: A* answers or refuses (`MemoryLimit`), and jump point search (with its
+        // prelude and without) answers whatever A* answers, at the optimum.
+        if b.byte() < 64 {
+            let limit = 100_000 + b.below(60) as usize * 100_000;
+            let mut tight = original.clone();
+            tight.set_limits(voxnav::Limits { max_search_bytes: limit, ..voxnav::Limits::default() });
+            let ask = |algorithm, prelude| {
+                let mut finder = Pathfinder::new();
+                finder.set_jps_prelude(prelude);
+                let request = PathRequest::new(start, goal, SearchConfig { algorithm, ..config });
+                finder.find(&tight, labels.as_ref(), &request)
+            };
+            let by_astar = ask(Algorithm::AStar, None);
+            for (prelude, answer) in [(None, ask(Algorithm::Jps, None)), (Some(0), ask(Algorithm::Jps, Some(0)))] {
+                let what = format!("within {limit}, {config:?} {start} -> {goal}, prelude {prelude:?}");
+                match (&by_astar, &answer) {
+                    (Ok(_), Ok(path)) | (Err(_), Ok(path)) => {
+                        check_steps(world, path, start, diagonal, &costs, media);
+                        assert_eq!((path.voxels.last(), Some(path.cost)), (Some(&target), best), "{what}");
+                        assert!(path.stats.peak_bytes <= limit, "{what}: {} bytes", path.stats.peak_bytes);
+                    }
+                    (Ok(_), Err(e)) => panic!("{what}: A* answered, jump point search {e:?}"),
+                    (Err(a), Err(j)) => {
+                        let typed = |e: &PathError| match e {
+                            PathError::MemoryLimit { limit: l, .. } => *l <= limit,
+                            PathError::Unreachable { .. } => optimum.is_none() && fallback == Fallback::Fail,
+                            PathError::BudgetExhausted { .. } => max_expansions.is_some(),
+                            _ => false,
+                        };
+                        assert!(typed(a) && typed(j), "{what}: A* {a:?}, jump point search {j:?}");
+                    }
+                }
+            }
+            if let Ok(path) = &by_astar {
+                assert_eq!((path.voxels.last(), Some(path.cost)), (Some(&target), best), "A* within {limit}");
+                out.tight_limits += 1;
+            }
+        }
     }
     match result {
         Ok(path) => {

@@ -99,6 +99,10 @@ pub(crate) struct Dispatch {
     jump: bool,
     /// The query is a repair's detour: A* with canonical successors.
     canonical: bool,
+    /// The query's jump point search ran out of the search limit: its phases run plain A*,
+    /// which answers within the limit whatever [`Algorithm::AStar`] answers (see
+    /// [`advance`](Self::advance)).
+    plain: bool,
     search: JumpSearch,
     /// The search from the goal back to the start, when the current phase races one.
     reverse: JumpSearch,
@@ -138,6 +142,9 @@ pub(crate) struct Dispatch {
     config: SearchConfig,
     /// Statistics of the phases already finished.
     carried: SearchStats,
+    /// `carried` when the search toward the current target began (before a jump point
+    /// search's prelude added its own).
+    carried_at_target: SearchStats,
     /// Where the current search phase heads (the goal, or the closest reachable voxel).
     target: IVec3,
     /// Heuristic weight (percent) of the current search phase.
@@ -162,6 +169,7 @@ impl Dispatch {
         canonical: bool,
     ) {
         self.canonical = canonical;
+        self.plain = false;
         self.start = start;
         self.goal = goal;
         self.config = *config;
@@ -214,6 +222,7 @@ impl Dispatch {
             Algorithm::Budget { percent, phase_expansions } => (percent, phase_expansions.max(1) as usize),
         };
         self.target = goal;
+        self.carried_at_target = self.carried;
         self.guided = false;
         self.lower = Heuristic::Octile.estimate(goal - self.start, &self.config.costs);
         self.phase_left = cap;
@@ -227,6 +236,7 @@ impl Dispatch {
         self.weight = weight.max(100);
         // Weighted A*: measured faster than weighted jump point search on the benchmark.
         let jump = self.config.algorithm == Algorithm::Jps
+            && !self.plain
             && self.weight == 100
             && self.config.costs.jump_exact()
             && !self.config.priced_media(world);
@@ -259,6 +269,11 @@ impl Dispatch {
                     self.prelude_reverse.idle(world);
                 } else {
                     self.prelude_reverse.begin(world, self.target, self.start, &config, 100, true);
+                }
+                // Two sides that both run share the search limit, as the race's do.
+                if self.nearer_end.is_none() {
+                    self.prelude_astar.share_limit(2);
+                    self.prelude_reverse.share_limit(2);
                 }
                 // Where an obstacle on the straight line lies clearly nearer one end, the
                 // search from that end runs alone. Otherwise the search from the goal takes
@@ -298,8 +313,8 @@ impl Dispatch {
         } else {
             // Jump point search where it cannot jump (media with prices): A* with its pruning
             // rule, where that holds ([`AStar::begin`]).
-            let canonical =
-                self.canonical || (self.config.algorithm == Algorithm::Jps && self.config.costs.jump_exact());
+            let canonical = self.canonical
+                || (self.config.algorithm == Algorithm::Jps && !self.plain && self.config.costs.jump_exact());
             self.astar.begin(world, self.start, self.target, &config, self.weight, canonical);
             if self.guided {
                 self.astar.follow_guide();
@@ -481,6 +496,22 @@ impl Dispatch {
                             self.phase = Phase::Flood;
                             let rule = self.config.diagonal;
                             self.flood.begin(world, self.start, self.goal, self.config.pass(), rule);
+                        }
+                        // Jump point search asks room for its largest expansion (a sweep
+                        // into new pages, within half the limit for each side of a race),
+                        // and its pruning leads it where A* does not go: where it runs out,
+                        // plain A* searches from scratch, within the whole limit and the
+                        // whole expansion budget, and answers as `Algorithm::AStar` does,
+                        // statistics too. (The attempt's work is not counted: how far it got
+                        // depends on the scan events earlier queries left in the shared
+                        // cache, and the answer should not.)
+                        Err(PathError::MemoryLimit { .. })
+                            if self.config.algorithm == Algorithm::Jps && !self.plain && !self.canonical =>
+                        {
+                            self.carried = self.carried_at_target;
+                            self.plain = true;
+                            self.phase_left = usize::MAX;
+                            self.start_phase(world, 100);
                         }
                         Err(e) => {
                             self.phase = Phase::Done;
