@@ -491,3 +491,58 @@ fn jps_with_priced_media_equals_the_oracle_and_prunes() {
     assert_eq!(found[0].cost, found[1].cost);
     assert!(found[1].stats.generated * 2 < found[0].stats.generated, "{:?} / {:?}", found[1].stats, found[0].stats);
 }
+
+/// Where nothing blocks the straight line between the ends, the octile path between them (its
+/// diagonal moves nearest the goal) is walked before any search: if every step is legal it is
+/// the answer, at the octile distance, the least any path costs; else the search runs. On
+/// sparse random worlds, against the oracle: both kinds of answer, walks that fail and hand
+/// over to the search, the same answers in time slices, and clearance respected.
+#[test]
+fn a_clear_octile_path_is_the_answer_without_a_search() {
+    let mut rng = rng(0x0C71_1E5E);
+    let (mut finder, mut sliced) = (Pathfinder::new(), Pathfinder::new());
+    let (mut walked, mut searched, mut handed_over) = (0, 0, 0);
+    for i in 0..200 {
+        let dims = UVec3::new(rng.random_range(6..32), rng.random_range(4..20), rng.random_range(6..32));
+        let solid = rng.random_range(0..6);
+        let world = walled_world(&mut rng, dims, solid, 0);
+        let diagonal = [DiagonalRule::Strict, DiagonalRule::Unchecked][i % 2];
+        let costs = if i % 3 == 0 { CostModel::GAME } else { CostModel::PRECISE };
+        let clearance = u8::from(i % 5 == 4);
+        let config = SearchConfig { diagonal, costs, clearance, ..Default::default() };
+        let seen = common::dilated(&world, clearance);
+        for _ in 0..8 {
+            let (Some(start), Some(goal)) =
+                (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
+            else {
+                continue;
+            };
+            let request = PathRequest::new(start, goal, config);
+            let one_shot = finder.find(&world, None, &request);
+            assert_eq!(common::find_sliced(&mut sliced, &world, None, &request, 3), one_shot);
+            let best = distances(&seen, start, diagonal, &costs, Media::ANY)[index(&seen, goal)];
+            match one_shot {
+                Ok(path) => {
+                    check_steps(&seen, &path, start, diagonal, &costs, Media::ANY);
+                    assert_eq!(Some(path.cost), best, "{start} -> {goal} {config:?}");
+                    if path.stats.expanded == 0 && start != goal {
+                        // The walk: exactly the octile distance, one voxel swept per step.
+                        let octile = voxnav::Heuristic::Octile.estimate(goal - start, &costs);
+                        assert_eq!(path.cost, octile);
+                        assert_eq!(path.stats.swept, path.voxels.len() - 1);
+                        walked += 1;
+                    } else {
+                        // Voxels swept are nearly all a failed walk's: the prelude, which
+                        // sweeps nothing, answers most queries of worlds this small.
+                        handed_over += usize::from(path.stats.swept > 0);
+                        searched += 1;
+                    }
+                }
+                Err(PathError::StartBlocked(_) | PathError::GoalBlocked(_)) => assert!(clearance > 0),
+                Err(e) => assert!(best.is_none() && matches!(e, PathError::Unreachable { .. }), "{e:?}"),
+            }
+        }
+    }
+    let counts = format!("{walked} walked, {searched} searched ({handed_over} after a walk)");
+    assert!(walked > 300 && searched > 300 && handed_over > 20, "{counts}");
+}

@@ -163,9 +163,12 @@ mod tests {
     use crate::search::request::PathRequest;
     use glam::{IVec3, UVec3, Vec3};
 
-    /// A pathfinder that has searched a world of `side`^3 voxels (holding its memory).
+    /// A pathfinder that has searched a world of `side`^3 voxels (holding its memory), a
+    /// block in its middle.
     fn used(side: u32) -> Pathfinder {
-        let world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(side)).unwrap();
+        let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(side)).unwrap();
+        let mid = side as i32 / 2;
+        world.fill_voxels(IVec3::splat(mid - 1), IVec3::splat(mid), crate::Voxel::Solid).unwrap();
         let mut finder = Pathfinder::new();
         let far = IVec3::splat(side as i32 - 1);
         finder.find(&world, None, &PathRequest::new(IVec3::ZERO, far, SearchConfig::default())).unwrap();

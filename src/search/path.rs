@@ -22,8 +22,10 @@ pub struct SearchStats {
     /// (0 while no path was found.)
     pub weight: u32,
     /// Voxels the sweeps of a jump point search passed through (both sides of a race; 0
-    /// for the searches of A*). With [`expanded`](Self::expanded), the work behind a jump
-    /// point search's time: one expansion may sweep thousands of voxels.
+    /// for the searches of A*), and the steps of the octile path it walks first where the
+    /// straight line between the ends is clear (see [`Algorithm::Jps`](crate::Algorithm::Jps)).
+    /// With [`expanded`](Self::expanded), the work behind a jump point search's time: one
+    /// expansion may sweep thousands of voxels.
     pub swept: usize,
     /// Bytes the query's search held at its peak: the node pages it used and the node page
     /// tables (sized by the world), and its open list's entries (16 bytes each, at their

@@ -12,6 +12,7 @@
 use glam::IVec3;
 
 use crate::error::PathError;
+use crate::grid::moves::index_of;
 use crate::grid::scan::ScanCache;
 use crate::grid::world::VoxelWorld;
 use crate::search::astar::AStar;
@@ -20,12 +21,13 @@ use crate::search::flood::Flood;
 use crate::search::guide::Reach;
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
-use crate::search::path::{SearchStats, SearchStep};
+use crate::search::path::{Path, SearchStats, SearchStep};
 
 mod race;
 mod sight;
 
 use race::{LEAD, PRELUDE_TURN, TURN, reversible, side_by_side};
+use sight::Line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Phase {
@@ -44,8 +46,9 @@ enum Phase {
     Closest,
     /// Finished; `advance` reports `Unreachable` until the next `begin`.
     Done,
-    /// Finished by the [`Probe`](Phase::Probe): as `Done`, its statistics all carried.
-    Refuted,
+    /// Finished with its statistics all carried, by the [`Probe`](Phase::Probe) or by the
+    /// octile path's walk ([`Dispatch::walk`]): as `Done`.
+    Carried,
 }
 
 /// Expansions of the A* with canonical successors (the pruning rule of jump point search
@@ -123,9 +126,15 @@ pub(crate) struct Dispatch {
     /// [`PRELUDE_TURN`], replaced by tests.
     prelude_turn: Option<u64>,
     /// The end of the query an obstacle on the straight line lies clearly nearer (`true`:
-    /// the goal; [`sight::nearer_end`]), where searches run from both ends: the search from
+    /// the goal; [`sight::read_line`]), where searches run from both ends: the search from
     /// it runs alone in the [`PRELUDE`] and takes the race's first turn.
     nearer_end: Option<bool>,
+    /// Where the straight line between an exact jump point search's ends is clear, the octile
+    /// path between them is walked first, from the goal ([`sight::walk_octile`]): the voxel
+    /// the walk has reached, and its steps. The prelude begins if a step is not legal.
+    walk: Option<(IVec3, usize)>,
+    /// The walk's path, goal first.
+    walked: Vec<IVec3>,
     flood: Flood,
     /// This query was sized up (see [`size_up`](Self::size_up)).
     sized_up: bool,
@@ -210,7 +219,12 @@ impl Dispatch {
     /// Ends the current query (if any): `advance` reports `Unreachable` until the next
     /// `begin`; the statistics stay.
     pub(crate) fn stop(&mut self) {
-        if !matches!(self.phase, Phase::Idle | Phase::Refuted) {
+        if let Some((_, steps)) = self.walk.take() {
+            self.carried.swept += steps;
+            self.phase = Phase::Carried;
+            return;
+        }
+        if !matches!(self.phase, Phase::Idle | Phase::Carried) {
             self.phase = Phase::Done;
         }
     }
@@ -240,14 +254,29 @@ impl Dispatch {
             && self.weight == 100
             && self.config.costs.jump_exact()
             && !self.config.priced_media(world);
-        let prelude = self.prelude_expansions.unwrap_or(PRELUDE);
         // The end an obstacle on the straight line lies clearly nearer ([`sight`]), for the
         // searches from both ends: the prelude's and the race's.
-        self.nearer_end = if jump && self.phase == Phase::Main && reversible(&self.config, world) {
-            sight::nearer_end(world, self.config.pass(), self.start, self.target)
+        let line = if jump && self.phase == Phase::Main && reversible(&self.config, world) {
+            sight::read_line(world, self.config.pass(), self.start, self.target)
         } else {
-            None
+            Line::Blocked(None)
         };
+        self.nearer_end = match line {
+            Line::Clear => None,
+            Line::Blocked(end) => end,
+        };
+        // A clear line: the octile path is walked first (not for a repair's detour, which
+        // wants the canonical search's path).
+        self.walk = (line == Line::Clear && !self.canonical).then_some((self.target, 0));
+        if self.walk.is_none() {
+            self.begin_engines(world, jump);
+        }
+    }
+
+    /// Begins the current phase's engines: an exact jump point search's [`PRELUDE`] if
+    /// `jump`, else [`start_search`](Self::start_search)'s.
+    fn begin_engines(&mut self, world: &VoxelWorld, jump: bool) {
+        let prelude = self.prelude_expansions.unwrap_or(PRELUDE);
         if jump && prelude > 0 {
             self.jump = false;
             self.racing = false;
@@ -392,7 +421,7 @@ impl Dispatch {
             }
             Reach::Dry if config.diagonal == DiagonalRule::Strict && config.fallback == Fallback::Fail => {
                 self.carried = self.add(self.phase_stats());
-                self.phase = Phase::Refuted;
+                self.phase = Phase::Carried;
                 return Some(SearchStep::Failed(PathError::Unreachable { expanded: self.carried.expanded }));
             }
             // Moves that can be walked both ways make the goal's component hold the start iff
@@ -427,7 +456,7 @@ impl Dispatch {
     /// [`Pathfinder::advance`](crate::Pathfinder::advance).
     pub(crate) fn advance(&mut self, world: &VoxelWorld, budget: usize) -> SearchStep {
         let mut left = budget;
-        if !matches!(self.phase, Phase::Idle | Phase::Done | Phase::Refuted)
+        if !matches!(self.phase, Phase::Idle | Phase::Done | Phase::Carried)
             && self.world != (world.dims(), world.revision())
         {
             self.phase = Phase::Done;
@@ -435,8 +464,13 @@ impl Dispatch {
         }
         loop {
             match self.phase {
-                Phase::Idle | Phase::Done | Phase::Refuted => {
+                Phase::Idle | Phase::Done | Phase::Carried => {
                     return SearchStep::Failed(PathError::Unreachable { expanded: 0 });
+                }
+                Phase::Main if self.walk.is_some() => {
+                    if let Some(step) = self.walk_octile(world, &mut left) {
+                        return step;
+                    }
                 }
                 Phase::Main | Phase::Closest => {
                     let (spent, out) = if self.racing {
@@ -539,7 +573,7 @@ impl Dispatch {
                     match out {
                         Ok(None) => return SearchStep::Pending,
                         Ok(Some(nearest)) if nearest != self.start => {
-                            self.phase = Phase::Refuted;
+                            self.phase = Phase::Carried;
                             return SearchStep::Failed(PathError::Unreachable { expanded: self.carried.expanded });
                         }
                         // The start is in the goal's component, or the component is larger
@@ -576,6 +610,48 @@ impl Dispatch {
         }
     }
 
+    /// Walks on the octile path between the ends (see [`walk`](Self::walk)), one voxel of the
+    /// budget `left` a step: the path once it reaches the start, `Pending` if the budget ran
+    /// out, and `None` (the prelude begun) where a step is not legal.
+    fn walk_octile(&mut self, world: &VoxelWorld, left: &mut usize) -> Option<SearchStep> {
+        let (mut at, mut steps) = self.walk?;
+        let before = steps;
+        let rules = (self.config.pass(), self.config.diagonal);
+        let walked = sight::walk_octile(world, rules, self.start, &mut at, &mut steps, *left);
+        *left -= steps - before;
+        match walked {
+            Some(true) => {
+                self.walk = None;
+                self.phase = Phase::Carried;
+                let cost = Heuristic::Octile.estimate(self.target - self.start, &self.config.costs);
+                let stats = SearchStats { weight: 100, swept: steps, ..SearchStats::default() };
+                let start = self.start;
+                let path = Path::retrace(world, self.target, cost, stats, &mut self.walked, |v| {
+                    (v != start).then(|| index_of((v - start).signum())).flatten()
+                });
+                debug_assert_eq!(
+                    path.voxels
+                        .windows(2)
+                        .map(|w| self.config.costs.cost((w[1] - w[0]).abs().element_sum() as usize))
+                        .sum::<u64>(),
+                    cost
+                );
+                self.carried = stats;
+                Some(SearchStep::Found(path))
+            }
+            Some(false) => {
+                self.walk = Some((at, steps));
+                Some(SearchStep::Pending)
+            }
+            None => {
+                self.walk = None;
+                self.carried.swept += steps;
+                self.begin_engines(world, true);
+                None
+            }
+        }
+    }
+
     fn add(&self, s: SearchStats) -> SearchStats {
         SearchStats {
             expanded: self.carried.expanded + s.expanded,
@@ -591,7 +667,10 @@ impl Dispatch {
     pub(crate) fn stats(&self) -> SearchStats {
         match self.phase {
             Phase::Idle => SearchStats::default(),
-            Phase::Flood | Phase::Probe | Phase::Refuted => self.carried,
+            Phase::Flood | Phase::Probe | Phase::Carried => self.carried,
+            Phase::Main if self.walk.is_some() => {
+                SearchStats { swept: self.carried.swept + self.walk.map_or(0, |w| w.1), ..self.carried }
+            }
             _ => self.add(self.phase_stats()),
         }
     }

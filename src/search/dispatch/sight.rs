@@ -1,5 +1,6 @@
 //! The straight line between a query's ends, read before the [`PRELUDE`](super::PRELUDE):
-//! which end the first obstacle on it lies nearer ([`nearer_end`]).
+//! which end the first obstacle on it lies nearer ([`read_line`]), and, where nothing blocks
+//! it, whether an octile path joins the ends ([`walk_octile`]): then that path is the answer.
 //!
 //! Why: the octile estimate is too low where an obstacle stands between the ends. Searched
 //! from the end far from the obstacle, every voxel in front of it has `f` below the optimum
@@ -12,8 +13,20 @@
 
 use glam::IVec3;
 
+use crate::grid::moves::{index_of, legal_moves};
 use crate::grid::pass::Pass;
 use crate::grid::world::VoxelWorld;
+use crate::search::config::DiagonalRule;
+
+/// What the straight line between a query's ends showed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Line {
+    /// No voxel on it is blocked.
+    Clear,
+    /// Blocked; the end the blocked voxels lie clearly nearer (`Some(true)`: the goal), if
+    /// one does.
+    Blocked(Option<bool>),
+}
 
 /// One end is clearly nearer the line's obstacles when the blocked voxels nearest the two
 /// ends lie at distances (in steps along the line) that differ by more than the line's
@@ -21,18 +34,18 @@ use crate::grid::world::VoxelWorld;
 /// 16 and 12, which all did about as well (docs/benchmarks.md).
 const MARGIN: i64 = 20;
 
-/// Which end of the straight line from `start` to `goal` (voxels, inside `world`) is clearly
-/// nearer the blocked voxels on it: `Some(false)` the start, `Some(true)` the goal, `None`
-/// if neither is, or nothing blocks the line. The line is the voxel nearest each of its
-/// points one step apart along its longest axis (`L` steps); the ends are walked in turn,
-/// one step each, and the walk stops at the first blocked voxel from either end, once the
-/// other end's nearest is known or is known to be more than `L / MARGIN` steps farther.
-/// Reads at most about `L + L / MARGIN` voxels, whatever the world's size.
-pub(super) fn nearer_end(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVec3) -> Option<bool> {
+/// The straight line from `start` to `goal` (voxels, inside `world`, free): clear, or which
+/// end is clearly nearer the blocked voxels on it (`Some(false)` the start, `Some(true)` the
+/// goal, `None` if neither is). The line is the voxel nearest each of its points one step
+/// apart along its longest axis (`L` steps); the ends are walked in turn, one step each, and
+/// the walk stops at the first blocked voxel from either end, once the other end's nearest is
+/// known or is known to be more than `L / MARGIN` steps farther. Reads at most about
+/// `L + L / MARGIN` voxels, whatever the world's size.
+pub(super) fn read_line(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVec3) -> Line {
     let d = (goal - start).as_i64vec3();
     let len = d.abs().max_element();
     if len < 2 {
-        return None;
+        return Line::Clear;
     }
     // Voxel `i` of the line: start + round(d i / len), halves up, in exact integers.
     let at = |i: i64| {
@@ -45,10 +58,10 @@ pub(super) fn nearer_end(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVe
     let mut k = 1;
     let (first, goal_first) = loop {
         if 2 * k > len {
-            return None;
+            return Line::Clear;
         }
         match (blocked(k), blocked(len - k)) {
-            (true, true) => return None,
+            (true, true) => return Line::Blocked(None),
             (true, false) => break (k, false),
             (false, true) => break (k, true),
             (false, false) => k += 1,
@@ -58,14 +71,46 @@ pub(super) fn nearer_end(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVe
     // found), so the walk ends; clearly farther once past `first + len / MARGIN`.
     for k in first + 1..=len - first {
         if (k - first) * MARGIN > len {
-            return Some(goal_first);
+            return Line::Blocked(Some(goal_first));
         }
         let i = if goal_first { k } else { len - k };
         if blocked(i) {
-            return None;
+            return Line::Blocked(None);
         }
     }
-    None
+    Line::Blocked(None)
+}
+
+/// Walks the octile path between a query's ends from `*at` (the goal, at first) toward
+/// `start`, each step moving one voxel along every axis on which `start` still lies ahead, for
+/// at most `max` steps, counted in `steps`. `Some(true)`: it reached the start, every step a
+/// legal move under `rule` (moves that are legal both ways, so the path is walked backwards);
+/// `Some(false)`: not yet (`*at` is where it stopped); `None`: a step is not legal.
+///
+/// Such a path (diagonal moves nearest the goal, then edge, then face moves) costs exactly the
+/// octile distance between the ends, the cost of a shortest path in empty space, which no path
+/// beats: where it is free it is optimal, and no search needs to run.
+pub(super) fn walk_octile(
+    world: &VoxelWorld,
+    (pass, rule): (Pass, DiagonalRule),
+    start: IVec3,
+    at: &mut IVec3,
+    steps: &mut usize,
+    max: usize,
+) -> Option<bool> {
+    for _ in 0..max {
+        if *at == start {
+            return Some(true);
+        }
+        let step = (start - *at).signum();
+        let m = index_of(step)?;
+        if legal_moves(world.blocked_mask(*at, pass), rule) & 1 << m == 0 {
+            return None;
+        }
+        *at += step;
+        *steps += 1;
+    }
+    Some(*at == start)
 }
 
 #[cfg(test)]
@@ -89,12 +134,21 @@ mod tests {
         (0..=len).map(|i| start + IVec3::new(round(d.x * i), round(d.y * i), round(d.z * i))).collect()
     }
 
+    /// The end [`read_line`] finds nearer the obstacles, `None` for a clear line too.
+    fn nearer_end(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVec3) -> Option<bool> {
+        match read_line(world, pass, start, goal) {
+            Line::Clear => None,
+            Line::Blocked(end) => end,
+        }
+    }
+
     #[test]
     fn the_end_nearer_the_obstacle_is_chosen() {
         let pass = Pass::new(&crate::Media::ANY);
         let (start, goal) = (IVec3::new(2, 10, 10), IVec3::new(62, 10, 10));
         // Nothing on the line; an obstacle near the start; near the goal; in the middle.
         assert_eq!(nearer_end(&world_with(&[]), pass, start, goal), None);
+        assert_eq!(read_line(&world_with(&[]), pass, start, goal), Line::Clear);
         assert_eq!(nearer_end(&world_with(&[IVec3::new(8, 10, 10)]), pass, start, goal), Some(false));
         assert_eq!(nearer_end(&world_with(&[IVec3::new(55, 10, 10)]), pass, start, goal), Some(true));
         assert_eq!(nearer_end(&world_with(&[IVec3::new(32, 10, 10)]), pass, start, goal), None);
@@ -117,7 +171,7 @@ mod tests {
     fn matches_the_whole_line() {
         let mut rng = crate::grid::seeded::Rng(0x5EE_D1E);
         let pass = Pass::new(&crate::Media::ANY);
-        let (mut sides, mut neither) = (0, 0);
+        let (mut sides, mut neither, mut clears) = (0, 0, 0);
         for _ in 0..60 {
             let dims = glam::UVec3::new(8 + rng.below(40), 8 + rng.below(40), 8 + rng.below(40));
             let density = rng.below(6);
@@ -139,6 +193,9 @@ mod tests {
                     _ => None,
                 };
                 let got = nearer_end(&world, pass, start, goal);
+                let clear = read_line(&world, pass, start, goal) == Line::Clear;
+                assert_eq!(clear, hits.is_empty(), "{start} -> {goal} in {dims}: blocked at {hits:?} of {len}");
+                clears += usize::from(clear);
                 assert_eq!(got, expected, "{start} -> {goal} in {dims}: blocked at {hits:?} of {len}");
                 if got.is_some() {
                     sides += 1;
@@ -148,5 +205,6 @@ mod tests {
             }
         }
         assert!(sides > 300 && neither > 300, "{sides} lines with a nearer end, {neither} without");
+        assert!(clears > 100, "{clears} clear lines");
     }
 }
