@@ -1,6 +1,6 @@
 //! Jump point search, the weighted budget mode, component labels and the parallel batch:
-//! seeded synthetic worlds (one with a lake, for an agent whose moves cost more in water) and
-//! sampled Warframe problems (skipped when the data is absent).
+//! seeded synthetic worlds (one with a lake, for an agent whose moves cost more in water, one
+//! an open sky above pillars) and sampled Warframe problems (skipped when the data is absent).
 //! Every iteration asserts its answer (optimal cost, bounded cost, or label).
 
 #[path = "../tests/common/mod.rs"]
@@ -10,8 +10,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use rand::RngExt;
 use voxnav::prelude::*;
-use voxnav::{PathRequest, Scenario, find_paths, find_paths_sequential};
+use voxnav::{Heuristic, PathRequest, Scenario, find_paths, find_paths_sequential};
 
 fn synthetic() -> (VoxelWorld, Vec<(IVec3, IVec3, u64)>) {
     let mut rng = common::rng(2025);
@@ -56,9 +57,35 @@ fn lake() -> (VoxelWorld, Vec<(IVec3, IVec3, u64)>) {
     (world, queries)
 }
 
+/// An open sky: 40 pillars from the ground to y = 20 in a 128 x 48 x 128 world, and 32 queries
+/// between voxels above them, where the octile path joins the ends.
+fn sky() -> (VoxelWorld, Vec<(IVec3, IVec3)>) {
+    let mut rng = common::rng(2027);
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(128, 48, 128)).unwrap();
+    for _ in 0..40 {
+        let (x, z) = (rng.random_range(0..120), rng.random_range(0..120));
+        world.fill_voxels(IVec3::new(x, 0, z), IVec3::new(x + 4, 20, z + 4), Voxel::Solid).unwrap();
+    }
+    let mut above = || IVec3::new(rng.random_range(0..128), rng.random_range(22..48), rng.random_range(0..128));
+    let queries = (0..32).map(|_| (above(), above())).collect();
+    (world, queries)
+}
+
 fn bench(c: &mut Criterion) {
-    let (lake, dives) = lake();
     let mut finder = Pathfinder::new();
+    let (sky, flights) = sky();
+    for (name, algorithm) in [("astar", Algorithm::AStar), ("jps", Algorithm::Jps)] {
+        let config = SearchConfig { algorithm, ..Default::default() };
+        c.bench_function(&format!("open_sky_128x48x128/{name}"), |b| {
+            b.iter(|| {
+                for &(s, g) in &flights {
+                    let path = finder.find(&sky, None, &PathRequest::new(black_box(s), black_box(g), config)).unwrap();
+                    assert_eq!(path.cost, Heuristic::Octile.estimate(g - s, &config.costs));
+                }
+            })
+        });
+    }
+    let (lake, dives) = lake();
     for (name, algorithm) in [("astar", Algorithm::AStar), ("jps", Algorithm::Jps)] {
         let config = SearchConfig { algorithm, media: DIVER, ..Default::default() };
         c.bench_function(&format!("synthetic_lake_48x32x48/{name}"), |b| {
