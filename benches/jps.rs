@@ -74,7 +74,7 @@ fn sky() -> (VoxelWorld, Vec<(IVec3, IVec3)>) {
 fn bench(c: &mut Criterion) {
     let mut finder = Pathfinder::new();
     let (sky, flights) = sky();
-    for (name, algorithm) in [("astar", Algorithm::AStar), ("jps", Algorithm::Jps)] {
+    for (name, algorithm) in [("astar", Algorithm::AStar), ("jps", Algorithm::Jps), ("budget", Algorithm::BUDGET)] {
         let config = SearchConfig { algorithm, ..Default::default() };
         c.bench_function(&format!("open_sky_128x48x128/{name}"), |b| {
             b.iter(|| {

@@ -10,6 +10,15 @@ use crate::search::heuristic::Heuristic;
 /// The default, [`Algorithm::Jps`], is exact and the fastest; [`Algorithm::BUDGET`] bounds a
 /// query's time for a game's frame.
 ///
+/// Every algorithm but [`Algorithm::AStar`] (the plain reference) answers an open-air query
+/// without a search: where nothing blocks the straight line between the ends and moves cost
+/// the same in every medium, the query first walks the octile path between them (diagonal
+/// moves first, then edge, then face moves). If every step is legal that path is the answer:
+/// it costs the octile distance, the least any path can, so it is optimal
+/// ([`SearchStats::weight`](crate::SearchStats::weight) 100), with
+/// [`SearchStats::expanded`](crate::SearchStats::expanded) 0 and its steps in
+/// [`SearchStats::swept`](crate::SearchStats::swept). Otherwise the search runs.
+///
 /// # Examples
 /// ```
 /// use glam::IVec3;
@@ -37,15 +46,7 @@ pub enum Algorithm {
     /// between is swept along canonical lines, each voxel recorded once per cost improvement.
     /// The returned voxel path has one legal move per step.
     ///
-    /// Where nothing blocks the straight line between the ends, a query first walks the octile
-    /// path between them (diagonal moves nearest the goal, then edge, then face moves): if
-    /// every step is legal that path is the answer, with no search (it costs the octile
-    /// distance, the least any path can), [`SearchStats::expanded`] 0 and its steps in
-    /// [`SearchStats::swept`](crate::SearchStats::swept). Such open-air queries took a third of
-    /// the time they took searched (docs/search.md). Otherwise, or where a step is blocked, the
-    /// search runs.
-    ///
-    /// The search first runs A* that tries only the moves jump point search would (its canonical
+    /// A query first runs A* that tries only the moves jump point search would (its canonical
     /// successors, no jumps), for up to 2,000 expansions: this *prelude* answers most small
     /// queries without the jump search's set-up. If it has not ended, two jump point searches
     /// race, one from each end, taking turns of 4,096 units of work (an expansion or a voxel

@@ -22,8 +22,8 @@ pub struct SearchStats {
     /// (0 while no path was found.)
     pub weight: u32,
     /// Voxels the sweeps of a jump point search passed through (both sides of a race; 0
-    /// for the searches of A*), and the steps of the octile path it walks first where the
-    /// straight line between the ends is clear (see [`Algorithm::Jps`](crate::Algorithm::Jps)).
+    /// for the searches of A*), and the steps of the octile path a query walks first where the
+    /// straight line between the ends is clear (see [`Algorithm`](crate::Algorithm)).
     /// With [`expanded`](Self::expanded), the work behind a jump point search's time: one
     /// expansion may sweep thousands of voxels.
     pub swept: usize,
@@ -127,6 +127,15 @@ impl Path {
             scratch.push(v);
         }
         let voxels: Vec<IVec3> = scratch.iter().rev().copied().collect();
+        Self::of_voxels(world, voxels, cost, stats)
+    }
+
+    /// The path through `voxels` (start first, one legal move a step) of `cost`.
+    pub(crate) fn new(world: &crate::VoxelWorld, voxels: &[IVec3], cost: u64, stats: SearchStats) -> Self {
+        Self::of_voxels(world, voxels.to_vec(), cost, stats)
+    }
+
+    fn of_voxels(world: &crate::VoxelWorld, voxels: Vec<IVec3>, cost: u64, stats: SearchStats) -> Self {
         let points = voxels.iter().map(|&v| world.voxel_center(v)).collect();
         let length = voxel_length(&voxels) * f64::from(world.voxel_size());
         Self { voxels, points, cost, length, stats, made_on: WorldStamp::of(world) }

@@ -12,7 +12,6 @@
 use glam::IVec3;
 
 use crate::error::PathError;
-use crate::grid::moves::index_of;
 use crate::grid::scan::ScanCache;
 use crate::grid::world::VoxelWorld;
 use crate::search::astar::AStar;
@@ -129,11 +128,14 @@ pub(crate) struct Dispatch {
     /// the goal; [`sight::read_line`]), where searches run from both ends: the search from
     /// it runs alone in the [`PRELUDE`] and takes the race's first turn.
     nearer_end: Option<bool>,
-    /// Where the straight line between an exact jump point search's ends is clear, the octile
-    /// path between them is walked first, from the goal ([`sight::walk_octile`]): the voxel
-    /// the walk has reached, and its steps. The prelude begins if a step is not legal.
+    /// Where the straight line between a query's ends is clear, the octile path between them
+    /// is walked first, from the start ([`sight::walk_octile`]; every algorithm but
+    /// [`Algorithm::AStar`], the plain reference): the voxel the walk has reached, and its
+    /// steps. The search begins if a step is not legal.
     walk: Option<(IVec3, usize)>,
-    /// The walk's path, goal first.
+    /// The query's line was read for a walk (escalations and restarts do not walk again).
+    line_read: bool,
+    /// The walk's voxels, the start first.
     walked: Vec<IVec3>,
     flood: Flood,
     /// This query was sized up (see [`size_up`](Self::size_up)).
@@ -179,6 +181,7 @@ impl Dispatch {
     ) {
         self.canonical = canonical;
         self.plain = false;
+        self.line_read = false;
         self.start = start;
         self.goal = goal;
         self.config = *config;
@@ -248,29 +251,43 @@ impl Dispatch {
     /// canonical successors, for at most that many expansions.
     fn start_phase(&mut self, world: &VoxelWorld, weight: u32) {
         self.weight = weight.max(100);
-        // Weighted A*: measured faster than weighted jump point search on the benchmark.
-        let jump = self.config.algorithm == Algorithm::Jps
-            && !self.plain
-            && self.weight == 100
-            && self.config.costs.jump_exact()
-            && !self.config.priced_media(world);
+        let jump = self.jumps(world);
         // The end an obstacle on the straight line lies clearly nearer ([`sight`]), for the
         // searches from both ends: the prelude's and the race's.
-        let line = if jump && self.phase == Phase::Main && reversible(&self.config, world) {
+        let sides = jump && self.phase == Phase::Main && reversible(&self.config, world);
+        // A clear line is walked first, once a query, in every mode but plain A* (the
+        // reference), with moves of one price, and not for a repair's detour (which wants the
+        // canonical search's path).
+        let walk = self.phase == Phase::Main
+            && !self.line_read
+            && !self.canonical
+            && self.config.algorithm != Algorithm::AStar
+            && !self.config.priced_media(world);
+        self.line_read |= walk;
+        let line = if sides || walk {
             sight::read_line(world, self.config.pass(), self.start, self.target)
         } else {
             Line::Blocked(None)
         };
         self.nearer_end = match line {
-            Line::Clear => None,
-            Line::Blocked(end) => end,
+            Line::Blocked(end) if sides => end,
+            _ => None,
         };
-        // A clear line: the octile path is walked first (not for a repair's detour, which
-        // wants the canonical search's path).
-        self.walk = (line == Line::Clear && !self.canonical).then_some((self.target, 0));
+        self.walk = (walk && line == Line::Clear).then_some((self.start, 0));
         if self.walk.is_none() {
             self.begin_engines(world, jump);
         }
+    }
+
+    /// Whether the current phase runs jump point search (an exact one, with costs and media
+    /// it can jump with, that has not fallen back to plain A*). Weighted A*: measured faster
+    /// than weighted jump point search on the benchmark.
+    fn jumps(&self, world: &VoxelWorld) -> bool {
+        self.config.algorithm == Algorithm::Jps
+            && !self.plain
+            && self.weight == 100
+            && self.config.costs.jump_exact()
+            && !self.config.priced_media(world)
     }
 
     /// Begins the current phase's engines: an exact jump point search's [`PRELUDE`] if
@@ -611,13 +628,17 @@ impl Dispatch {
     }
 
     /// Walks on the octile path between the ends (see [`walk`](Self::walk)), one voxel of the
-    /// budget `left` a step: the path once it reaches the start, `Pending` if the budget ran
-    /// out, and `None` (the prelude begun) where a step is not legal.
+    /// budget `left` a step: the path once it reaches the goal, `Pending` if the budget ran
+    /// out, and `None` (the search begun) where a step is not legal.
     fn walk_octile(&mut self, world: &VoxelWorld, left: &mut usize) -> Option<SearchStep> {
         let (mut at, mut steps) = self.walk?;
+        if steps == 0 {
+            self.walked.clear();
+            self.walked.push(self.start);
+        }
         let before = steps;
         let rules = (self.config.pass(), self.config.diagonal);
-        let walked = sight::walk_octile(world, rules, self.start, &mut at, &mut steps, *left);
+        let walked = sight::walk_octile(world, rules, self.target, (&mut at, &mut steps), &mut self.walked, *left);
         *left -= steps - before;
         match walked {
             Some(true) => {
@@ -625,10 +646,7 @@ impl Dispatch {
                 self.phase = Phase::Carried;
                 let cost = Heuristic::Octile.estimate(self.target - self.start, &self.config.costs);
                 let stats = SearchStats { weight: 100, swept: steps, ..SearchStats::default() };
-                let start = self.start;
-                let path = Path::retrace(world, self.target, cost, stats, &mut self.walked, |v| {
-                    (v != start).then(|| index_of((v - start).signum())).flatten()
-                });
+                let path = Path::new(world, &self.walked, cost, stats);
                 debug_assert_eq!(
                     path.voxels
                         .windows(2)
@@ -646,7 +664,8 @@ impl Dispatch {
             None => {
                 self.walk = None;
                 self.carried.swept += steps;
-                self.begin_engines(world, true);
+                let jump = self.jumps(world);
+                self.begin_engines(world, jump);
                 None
             }
         }

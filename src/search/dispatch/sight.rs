@@ -81,36 +81,37 @@ pub(super) fn read_line(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVec
     Line::Blocked(None)
 }
 
-/// Walks the octile path between a query's ends from `*at` (the goal, at first) toward
-/// `start`, each step moving one voxel along every axis on which `start` still lies ahead, for
-/// at most `max` steps, counted in `steps`. `Some(true)`: it reached the start, every step a
-/// legal move under `rule` (moves that are legal both ways, so the path is walked backwards);
-/// `Some(false)`: not yet (`*at` is where it stopped); `None`: a step is not legal.
+/// Walks the octile path between a query's ends from `at.0` (the start, at first) toward
+/// `goal`, each step moving one voxel along every axis on which `goal` still lies ahead, for at
+/// most `max` steps, counted in `at.1`, each voxel reached pushed on `path`. `Some(true)`: it
+/// reached the goal, every step a legal move under `rule`; `Some(false)`: not yet (`at.0` is
+/// where it stopped); `None`: a step is not legal.
 ///
-/// Such a path (diagonal moves nearest the goal, then edge, then face moves) costs exactly the
-/// octile distance between the ends, the cost of a shortest path in empty space, which no path
-/// beats: where it is free it is optimal, and no search needs to run.
+/// Such a path (diagonal moves first, then edge, then face moves) costs exactly the octile
+/// distance between the ends, the cost of a shortest path in empty space, which no path beats:
+/// where it is free it is optimal, and no search needs to run.
 pub(super) fn walk_octile(
     world: &VoxelWorld,
     (pass, rule): (Pass, DiagonalRule),
-    start: IVec3,
-    at: &mut IVec3,
-    steps: &mut usize,
+    goal: IVec3,
+    (at, steps): (&mut IVec3, &mut usize),
+    path: &mut Vec<IVec3>,
     max: usize,
 ) -> Option<bool> {
     for _ in 0..max {
-        if *at == start {
+        if *at == goal {
             return Some(true);
         }
-        let step = (start - *at).signum();
+        let step = (goal - *at).signum();
         let m = index_of(step)?;
         if legal_moves(world.blocked_mask(*at, pass), rule) & 1 << m == 0 {
             return None;
         }
         *at += step;
         *steps += 1;
+        path.push(*at);
     }
-    Some(*at == start)
+    Some(*at == goal)
 }
 
 #[cfg(test)]
