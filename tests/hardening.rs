@@ -85,9 +85,7 @@ fn answers_under_a_tight_limit_do_not_depend_on_the_pathfinders_history() {
         let config = SearchConfig { algorithm, ..Default::default() };
         let (mut kept, mut refused, mut found) = (Pathfinder::new(), 0, 0);
         for _ in 0..40 {
-            let (Some(a), Some(b)) =
-                (random_free_voxel(&mut rng, &open, Media::ANY), random_free_voxel(&mut rng, &open, Media::ANY))
-            else {
+            let Some((a, b)) = random_free_pair(&mut rng, &open, Media::ANY) else {
                 continue;
             };
             let request = PathRequest::new(a, b, config);
@@ -119,9 +117,7 @@ fn jump_point_search_answers_what_a_star_answers_within_a_limit() {
     for round in 0..160 {
         let limit = [300 << 10, 600 << 10, 700 << 10, 1 << 20, 2 << 20, 4 << 20, 6 << 20][round % 7];
         world.set_limits(Limits { max_search_bytes: limit, ..Limits::default() });
-        let (Some(a), Some(b)) =
-            (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
-        else {
+        let Some((a, b)) = random_free_pair(&mut rng, &world, Media::ANY) else {
             continue;
         };
         let config = |algorithm| SearchConfig { algorithm, ..Default::default() };
@@ -325,9 +321,7 @@ fn jps_is_exact_for_every_accepted_cost_model() {
         for rule in [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked] {
             let world = random_world(&mut rng, 10 + (i as u32 % 6));
             for _ in 0..6 {
-                let (Some(s), Some(g)) =
-                    (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
-                else {
+                let Some((s, g)) = random_free_pair(&mut rng, &world, Media::ANY) else {
                     continue;
                 };
                 let config = SearchConfig { costs, diagonal: rule, algorithm: Algorithm::Jps, ..Default::default() };
@@ -354,9 +348,7 @@ fn jps_matches_astar_on_the_reported_faces_case() {
     let mut finder = Pathfinder::new();
     for _ in 0..300 {
         let world = random_world(&mut rng, 4);
-        let (Some(s), Some(g)) =
-            (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
-        else {
+        let Some((s, g)) = random_free_pair(&mut rng, &world, Media::ANY) else {
             continue;
         };
         let astar = SearchConfig { costs, diagonal: DiagonalRule::Faces, ..Default::default() };
@@ -438,9 +430,7 @@ fn closest_fallback_matches_a_dijkstra_oracle() {
         let dims = UVec3::new(6 + i % 7, 5 + i % 4, 6 + i % 5);
         let world = walled_world(&mut rng, dims, 25 + i % 25, 0);
         let rule = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][i as usize % 3];
-        let (Some(s), Some(g)) =
-            (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
-        else {
+        let Some((s, g)) = random_free_pair(&mut rng, &world, Media::ANY) else {
             continue;
         };
         let dist = distances(&world, s, rule, &CostModel::GAME, Media::ANY);

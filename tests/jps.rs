@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{check_steps, distances, index, random_free_voxel, rng, walled_world};
+use common::{check_steps, distances, index, random_free_pair, random_free_voxel, rng, walled_world};
 use glam::{IVec3, UVec3};
 use rand::RngExt;
 use voxnav::{Algorithm, CostModel, DiagonalRule, Media, PathError, PathRequest, Pathfinder, SearchConfig};
@@ -181,7 +181,7 @@ fn jps_sees_edits_clones_and_media_between_queries() {
     let mut world = walled_world(&mut rng, UVec3::new(28, 20, 24), 10, 15);
     let mut checked = 0;
     let mut query = |rng: &mut rand::rngs::StdRng, w: &voxnav::VoxelWorld, media: Media, round: usize| {
-        let (Some(start), Some(goal)) = (random_free_voxel(rng, w, media), random_free_voxel(rng, w, media)) else {
+        let Some((start, goal)) = random_free_pair(rng, w, media) else {
             return;
         };
         let config = SearchConfig { media, ..config };
@@ -513,9 +513,7 @@ fn a_clear_octile_path_is_the_answer_without_a_search() {
         let config = SearchConfig { algorithm, diagonal, costs, clearance, ..Default::default() };
         let seen = common::dilated(&world, clearance);
         for _ in 0..8 {
-            let (Some(start), Some(goal)) =
-                (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
-            else {
+            let Some((start, goal)) = random_free_pair(&mut rng, &world, Media::ANY) else {
                 continue;
             };
             let request = PathRequest::new(start, goal, config);

@@ -36,9 +36,7 @@ fn checks_agree_with_a_full_recheck_after_random_edits() {
         let rule = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked][i as usize % 3];
         let media = [Media::ANY, Media::AIR, Media { air: Some(100), water: Some(250) }][i as usize / 3 % 3];
         let config = SearchConfig { diagonal: rule, media, ..Default::default() };
-        let (Some(s), Some(g)) =
-            (random_free_voxel(&mut rng, &world, media), random_free_voxel(&mut rng, &world, media))
-        else {
+        let Some((s, g)) = random_free_pair(&mut rng, &world, media) else {
             continue;
         };
         let Ok(path) = finder.find(&world, None, &PathRequest::new(s, g, config)) else { continue };
@@ -139,9 +137,7 @@ fn incremental_checks_agree_with_full_ones_on_clones_and_for_wide_agents() {
         let mut world = walled_world(&mut rng, glam::UVec3::new(24 + i % 11, 8 + i % 5, 20 + i % 9), 6, 8);
         let clearance = (i % 3) as u8;
         let config = SearchConfig { clearance, ..Default::default() };
-        let (Some(s), Some(g)) =
-            (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
-        else {
+        let Some((s, g)) = random_free_pair(&mut rng, &world, Media::ANY) else {
             continue;
         };
         let before = world.clone(); // a clone made before the path

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{random_free_voxel, rng, walled_world};
+use common::{random_free_pair, rng, walled_world};
 use glam::UVec3;
 use rand::RngExt;
 use voxnav::{Algorithm, Fallback, Media, PathRequest, Pathfinder, SearchConfig, SearchStep, Voxel};
@@ -21,9 +21,7 @@ fn sliced_equals_one_shot() {
         let algorithm = [Algorithm::AStar, Algorithm::Jps, Algorithm::BUDGET][i % 3];
         let fallback = if i % 4 == 0 { Fallback::Closest } else { Fallback::Fail };
         let config = SearchConfig { algorithm, fallback, ..Default::default() };
-        let (Some(s), Some(g)) =
-            (random_free_voxel(&mut rng, &world, Media::ANY), random_free_voxel(&mut rng, &world, Media::ANY))
-        else {
+        let Some((s, g)) = random_free_pair(&mut rng, &world, Media::ANY) else {
             continue;
         };
         let expected = one_shot.find(&world, None, &PathRequest::new(s, g, config));

@@ -211,6 +211,12 @@ pub fn random_free_voxel(rng: &mut StdRng, world: &VoxelWorld, media: Media) -> 
     (0..64).map(|_| random_voxel(rng, world)).find(|&v| passable(world, v, media))
 }
 
+/// Two random voxels the media allow (both drawn, in order, whatever the first gave).
+pub fn random_free_pair(rng: &mut StdRng, world: &VoxelWorld, media: Media) -> Option<(IVec3, IVec3)> {
+    let a = random_free_voxel(rng, world, media);
+    a.zip(random_free_voxel(rng, world, media))
+}
+
 /// Checks `path` starts at `start`, every step is a legal move under `rule` and `media`, and
 /// its cost is the sum of its steps; panics with the reason.
 pub fn check_steps(world: &VoxelWorld, path: &Path, start: IVec3, rule: DiagonalRule, costs: &CostModel, media: Media) {
