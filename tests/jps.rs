@@ -493,36 +493,46 @@ fn jps_with_priced_media_equals_the_oracle_and_prunes() {
 }
 
 /// Where nothing blocks the straight line between the ends, the octile path between them (its
-/// diagonal moves first) is walked before any search: if every step is legal it is the answer,
-/// at the octile distance, the least any path costs; else the search runs. Every algorithm but
-/// plain A* (the reference, which always searches), under every diagonal rule. On sparse
-/// random worlds, against the oracle: both kinds of answer, walks that fail and hand over to
-/// the search, the same answers in time slices, and clearance respected.
+/// diagonal moves first) is walked before any search: if every step is legal (and, with media
+/// weights above 100, enters only voxels of weight 100) it is the answer, at the octile
+/// distance, the least any path costs; else the search runs. Every algorithm but plain A* (the
+/// reference, which always searches), under every diagonal rule, in worlds with a lake under
+/// agents that pay more in water or in air. On sparse random worlds, against the oracle: both
+/// kinds of answer, walks that fail and hand over to the search, the same answers in time
+/// slices, and clearance respected.
 #[test]
 fn a_clear_octile_path_is_the_answer_without_a_search() {
     let mut rng = rng(0x0C71_1E5E);
     let (mut finder, mut sliced) = (Pathfinder::new(), Pathfinder::new());
-    let (mut walked, mut searched, mut handed_over, mut astar) = (0, 0, 0, 0);
+    let (mut walked, mut walked_priced, mut searched, mut handed_over, mut astar) = (0, 0, 0, 0, 0);
     let algorithms = [Algorithm::Jps, Algorithm::BUDGET, Algorithm::Weighted { percent: 150 }, Algorithm::AStar];
-    for i in 0..240 {
+    let diver = Media { air: Some(100), water: Some(300) };
+    let swimmer = Media { air: Some(150), water: Some(100) };
+    for i in 0..360 {
         let dims = UVec3::new(rng.random_range(6..32), rng.random_range(4..20), rng.random_range(6..32));
         let solid = rng.random_range(0..6);
-        let world = walled_world(&mut rng, dims, solid, 0);
+        let mut world = walled_world(&mut rng, dims, solid, 0);
+        let media = [Media::ANY, diver, swimmer][i / 3 % 3];
+        if media != Media::ANY {
+            // A lake under the lower half.
+            let top = IVec3::new(dims.x as i32 - 1, dims.y as i32 / 2, dims.z as i32 - 1);
+            world.fill_voxels(IVec3::ZERO, top, voxnav::Voxel::Water).unwrap();
+        }
         let (diagonal, costs) = (RULES[i % 3], if i % 4 == 0 { CostModel::GAME } else { CostModel::PRECISE });
         let (clearance, algorithm) = (u8::from(i % 5 == 4), algorithms[i % 8 / 2]);
-        let config = SearchConfig { algorithm, diagonal, costs, clearance, ..Default::default() };
+        let config = SearchConfig { algorithm, diagonal, costs, clearance, media, ..Default::default() };
         let seen = common::dilated(&world, clearance);
         for _ in 0..8 {
-            let Some((start, goal)) = random_free_pair(&mut rng, &world, Media::ANY) else {
+            let Some((start, goal)) = random_free_pair(&mut rng, &world, media) else {
                 continue;
             };
             let request = PathRequest::new(start, goal, config);
             let one_shot = finder.find(&world, None, &request);
             assert_eq!(common::find_sliced(&mut sliced, &world, None, &request, 3), one_shot);
-            let best = distances(&seen, start, diagonal, &costs, Media::ANY)[index(&seen, goal)];
+            let best = distances(&seen, start, diagonal, &costs, media)[index(&seen, goal)];
             match one_shot {
                 Ok(path) => {
-                    check_steps(&seen, &path, start, diagonal, &costs, Media::ANY);
+                    check_steps(&seen, &path, start, diagonal, &costs, media);
                     let bound = best.expect("reachable") as f64 * algorithm.suboptimality_bound();
                     assert!(path.cost as f64 <= bound + 1e-9, "{start} -> {goal} {config:?}");
                     if path.stats.expanded == 0 && start != goal {
@@ -533,6 +543,7 @@ fn a_clear_octile_path_is_the_answer_without_a_search() {
                         assert_eq!((Some(path.cost), path.cost, path.stats.weight), (best, octile, 100));
                         assert_eq!(path.stats.swept, path.voxels.len() - 1);
                         walked += 1;
+                        walked_priced += usize::from(media != Media::ANY);
                     } else if algorithm == Algorithm::AStar {
                         astar += 1;
                     } else {
@@ -547,6 +558,8 @@ fn a_clear_octile_path_is_the_answer_without_a_search() {
             }
         }
     }
-    let counts = format!("{walked} walked, {searched} searched ({handed_over} after a walk), A* {astar}");
-    assert!(walked > 300 && searched > 300 && handed_over > 20 && astar > 100, "{counts}");
+    let counts = format!(
+        "{walked} walked ({walked_priced} with prices), {searched} searched ({handed_over} after a walk), A* {astar}"
+    );
+    assert!(walked > 300 && walked_priced > 100 && searched > 300 && handed_over > 20 && astar > 100, "{counts}");
 }

@@ -11,10 +11,11 @@ use crate::search::heuristic::Heuristic;
 /// query's time for a game's frame.
 ///
 /// Every algorithm but [`Algorithm::AStar`] (the plain reference) answers an open-air query
-/// without a search: where nothing blocks the straight line between the ends and moves cost
-/// the same in every medium, the query first walks the octile path between them (diagonal
-/// moves first, then edge, then face moves). If every step is legal that path is the answer:
-/// it costs the octile distance, the least any path can, so it is optimal
+/// without a search: where nothing blocks the straight line between the ends, the query first
+/// walks the octile path between them (diagonal moves first, then edge, then face moves). If
+/// every step is legal (and, with [`Media`](crate::Media) weights above 100, enters only
+/// voxels of weight 100) that path is the answer: it costs the octile distance, the least any
+/// path can, so it is optimal
 /// ([`SearchStats::weight`](crate::SearchStats::weight) 100), with
 /// [`SearchStats::expanded`](crate::SearchStats::expanded) 0 and its steps in
 /// [`SearchStats::swept`](crate::SearchStats::swept). Otherwise the search runs.

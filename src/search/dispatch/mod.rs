@@ -256,13 +256,11 @@ impl Dispatch {
         // searches from both ends: the prelude's and the race's.
         let sides = jump && self.phase == Phase::Main && reversible(&self.config, world);
         // A clear line is walked first, once a query, in every mode but plain A* (the
-        // reference), with moves of one price, and not for a repair's detour (which wants the
-        // canonical search's path).
+        // reference), and not for a repair's detour (which wants the canonical search's path).
         let walk = self.phase == Phase::Main
             && !self.line_read
             && !self.canonical
-            && self.config.algorithm != Algorithm::AStar
-            && !self.config.priced_media(world);
+            && self.config.algorithm != Algorithm::AStar;
         self.line_read |= walk;
         let line = if sides || walk {
             sight::read_line(world, self.config.pass(), self.start, self.target)
@@ -638,7 +636,12 @@ impl Dispatch {
         }
         let before = steps;
         let rules = (self.config.pass(), self.config.diagonal);
-        let walked = sight::walk_octile(world, rules, self.target, (&mut at, &mut steps), &mut self.walked, *left);
+        // With prices, only voxels at the base price (weight 100): the octile distance, a
+        // bound on every path's cost (weights are at least 100), is then the walk's cost.
+        let (media, priced) = (self.config.media, self.config.priced_media(world));
+        let base = |v: IVec3| !priced || media.weight(world.get(v)) == Some(100);
+        let to = (self.target, base);
+        let walked = sight::walk_octile(world, rules, to, (&mut at, &mut steps), &mut self.walked, *left);
         *left -= steps - before;
         match walked {
             Some(true) => {

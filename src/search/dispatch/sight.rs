@@ -84,8 +84,9 @@ pub(super) fn read_line(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVec
 /// Walks the octile path between a query's ends from `at.0` (the start, at first) toward
 /// `goal`, each step moving one voxel along every axis on which `goal` still lies ahead, for at
 /// most `max` steps, counted in `at.1`, each voxel reached pushed on `path`. `Some(true)`: it
-/// reached the goal, every step a legal move under `rule`; `Some(false)`: not yet (`at.0` is
-/// where it stopped); `None`: a step is not legal.
+/// reached the goal, every step a legal move under `rule` into a voxel `base` accepts;
+/// `Some(false)`: not yet (`at.0` is where it stopped); `None`: a step is not legal, or enters
+/// a voxel `base` refuses.
 ///
 /// Such a path (diagonal moves first, then edge, then face moves) costs exactly the octile
 /// distance between the ends, the cost of a shortest path in empty space, which no path beats:
@@ -93,7 +94,7 @@ pub(super) fn read_line(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVec
 pub(super) fn walk_octile(
     world: &VoxelWorld,
     (pass, rule): (Pass, DiagonalRule),
-    goal: IVec3,
+    (goal, base): (IVec3, impl Fn(IVec3) -> bool),
     (at, steps): (&mut IVec3, &mut usize),
     path: &mut Vec<IVec3>,
     max: usize,
@@ -104,7 +105,7 @@ pub(super) fn walk_octile(
         }
         let step = (goal - *at).signum();
         let m = index_of(step)?;
-        if legal_moves(world.blocked_mask(*at, pass), rule) & 1 << m == 0 {
+        if legal_moves(world.blocked_mask(*at, pass), rule) & 1 << m == 0 || !base(*at + step) {
             return None;
         }
         *at += step;
