@@ -46,7 +46,7 @@ enum Phase {
     /// Finished; `advance` reports `Unreachable` until the next `begin`.
     Done,
     /// Finished with its statistics all carried, by the [`Probe`](Phase::Probe) or by the
-    /// octile path's walk ([`Dispatch::walk`]): as `Done`.
+    /// octile path's walk ([`Dispatch::walking`]): as `Done`.
     Carried,
 }
 
@@ -130,9 +130,9 @@ pub(crate) struct Dispatch {
     nearer_end: Option<bool>,
     /// Where the straight line between a query's ends is clear, the octile path between them
     /// is walked first, from the start ([`sight::walk_octile`]; every algorithm but
-    /// [`Algorithm::AStar`], the plain reference): the voxel the walk has reached, and its
-    /// steps. The search begins if a step is not legal.
-    walk: Option<(IVec3, usize)>,
+    /// [`Algorithm::AStar`], the plain reference): the walk is under way, its voxels so far in
+    /// `walked`. The search begins if a step is not legal.
+    walking: bool,
     /// The query's line was read for a walk (escalations and restarts do not walk again).
     line_read: bool,
     /// The walk's voxels, the start first.
@@ -222,8 +222,8 @@ impl Dispatch {
     /// Ends the current query (if any): `advance` reports `Unreachable` until the next
     /// `begin`; the statistics stay.
     pub(crate) fn stop(&mut self) {
-        if let Some((_, steps)) = self.walk.take() {
-            self.carried.swept += steps;
+        if std::mem::take(&mut self.walking) {
+            self.carried.swept += self.walked.len() - 1;
             self.phase = Phase::Carried;
             return;
         }
@@ -271,8 +271,11 @@ impl Dispatch {
             Line::Blocked(end) if sides => end,
             _ => None,
         };
-        self.walk = (walk && line == Line::Clear).then_some((self.start, 0));
-        if self.walk.is_none() {
+        self.walking = walk && line == Line::Clear;
+        if self.walking {
+            self.walked.clear();
+            self.walked.push(self.start);
+        } else {
             self.begin_engines(world, jump);
         }
     }
@@ -482,7 +485,7 @@ impl Dispatch {
                 Phase::Idle | Phase::Done | Phase::Carried => {
                     return SearchStep::Failed(PathError::Unreachable { expanded: 0 });
                 }
-                Phase::Main if self.walk.is_some() => {
+                Phase::Main if self.walking => {
                     if let Some(step) = self.walk_octile(world, &mut left) {
                         return step;
                     }
@@ -625,27 +628,23 @@ impl Dispatch {
         }
     }
 
-    /// Walks on the octile path between the ends (see [`walk`](Self::walk)), one voxel of the
+    /// Walks on the octile path between the ends (see [`walking`](Self::walking)), one voxel of the
     /// budget `left` a step: the path once it reaches the goal, `Pending` if the budget ran
     /// out, and `None` (the search begun) where a step is not legal.
     fn walk_octile(&mut self, world: &VoxelWorld, left: &mut usize) -> Option<SearchStep> {
-        let (mut at, mut steps) = self.walk?;
-        if steps == 0 {
-            self.walked.clear();
-            self.walked.push(self.start);
-        }
-        let before = steps;
+        let before = self.walked.len();
         let rules = (self.config.pass(), self.config.diagonal);
         // With prices, only voxels at the base price (weight 100): the octile distance, a
         // bound on every path's cost (weights are at least 100), is then the walk's cost.
         let (media, priced) = (self.config.media, self.config.priced_media(world));
         let base = |v: IVec3| !priced || media.weight(world.get(v)) == Some(100);
         let to = (self.target, base);
-        let walked = sight::walk_octile(world, rules, to, (&mut at, &mut steps), &mut self.walked, *left);
-        *left -= steps - before;
+        let walked = sight::walk_octile(world, rules, to, &mut self.walked, *left);
+        *left -= self.walked.len() - before;
+        let steps = self.walked.len() - 1;
         match walked {
             Some(true) => {
-                self.walk = None;
+                self.walking = false;
                 self.phase = Phase::Carried;
                 let cost = Heuristic::Octile.estimate(self.target - self.start, &self.config.costs);
                 let stats = SearchStats { weight: 100, swept: steps, ..SearchStats::default() };
@@ -660,12 +659,9 @@ impl Dispatch {
                 self.carried = stats;
                 Some(SearchStep::Found(path))
             }
-            Some(false) => {
-                self.walk = Some((at, steps));
-                Some(SearchStep::Pending)
-            }
+            Some(false) => Some(SearchStep::Pending),
             None => {
-                self.walk = None;
+                self.walking = false;
                 self.carried.swept += steps;
                 let jump = self.jumps(world);
                 self.begin_engines(world, jump);
@@ -690,8 +686,8 @@ impl Dispatch {
         match self.phase {
             Phase::Idle => SearchStats::default(),
             Phase::Flood | Phase::Probe | Phase::Carried => self.carried,
-            Phase::Main if self.walk.is_some() => {
-                SearchStats { swept: self.carried.swept + self.walk.map_or(0, |w| w.1), ..self.carried }
+            Phase::Main if self.walking => {
+                SearchStats { swept: self.carried.swept + self.walked.len() - 1, ..self.carried }
             }
             _ => self.add(self.phase_stats()),
         }

@@ -267,7 +267,7 @@ mod tests {
                 race.prelude_expansions = Some(prelude);
                 race.prelude_turn = Some(1 + u64::from(rng.below(4)));
                 race.begin(&world, start, goal, &config, false);
-                if race.walk.is_some() {
+                if race.walking {
                     // A clear line: the octile path is walked first (`sight::walk_octile`).
                     continue;
                 }

@@ -81,12 +81,11 @@ pub(super) fn read_line(world: &VoxelWorld, pass: Pass, start: IVec3, goal: IVec
     Line::Blocked(None)
 }
 
-/// Walks the octile path between a query's ends from `at.0` (the start, at first) toward
-/// `goal`, each step moving one voxel along every axis on which `goal` still lies ahead, for at
-/// most `max` steps, counted in `at.1`, each voxel reached pushed on `path`. `Some(true)`: it
+/// Walks the octile path between a query's ends on from the last voxel of `path` (the start,
+/// at first) toward `goal`, each step moving one voxel along every axis on which `goal` still
+/// lies ahead, for at most `max` steps, each voxel reached pushed on `path`. `Some(true)`: it
 /// reached the goal, every step a legal move under `rule` into a voxel `base` accepts;
-/// `Some(false)`: not yet (`at.0` is where it stopped); `None`: a step is not legal, or enters
-/// a voxel `base` refuses.
+/// `Some(false)`: not yet; `None`: a step is not legal, or enters a voxel `base` refuses.
 ///
 /// Such a path (diagonal moves first, then edge, then face moves) costs exactly the octile
 /// distance between the ends, the cost of a shortest path in empty space, which no path beats:
@@ -95,24 +94,23 @@ pub(super) fn walk_octile(
     world: &VoxelWorld,
     (pass, rule): (Pass, DiagonalRule),
     (goal, base): (IVec3, impl Fn(IVec3) -> bool),
-    (at, steps): (&mut IVec3, &mut usize),
     path: &mut Vec<IVec3>,
     max: usize,
 ) -> Option<bool> {
+    let mut at = *path.last()?;
     for _ in 0..max {
-        if *at == goal {
+        if at == goal {
             return Some(true);
         }
-        let step = (goal - *at).signum();
+        let step = (goal - at).signum();
         let m = index_of(step)?;
-        if legal_moves(world.blocked_mask(*at, pass), rule) & 1 << m == 0 || !base(*at + step) {
+        if legal_moves(world.blocked_mask(at, pass), rule) & 1 << m == 0 || !base(at + step) {
             return None;
         }
-        *at += step;
-        *steps += 1;
-        path.push(*at);
+        at += step;
+        path.push(at);
     }
-    Some(*at == goal)
+    Some(at == goal)
 }
 
 #[cfg(test)]
