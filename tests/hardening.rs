@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use glam::{UVec3, Vec3};
+use rand::RngExt;
 use voxnav::prelude::*;
 use voxnav::{Limits, LoadError, SearchStep, SmoothConfig, Trajectory, WorldError, smooth_voxels};
 
@@ -485,4 +486,47 @@ fn a_glb_header_shorter_than_itself_is_an_error() {
         glb.extend(length.to_le_bytes());
         assert!(voxnav::LevelMesh::from_glb_bytes(&glb, "water").is_err(), "{length}");
     }
+}
+
+/// A search holds no more memory than its limit: its node pages and open list grow within
+/// it, with the room their vectors keep, not only the entries they use. The radix heap's
+/// buckets each kept the room of the most they ever held and vectors doubled past the limit:
+/// here A* within 8 MB held 26 MB (on FB1 problem #4300, 721 MB within 256 MB).
+#[test]
+fn a_search_holds_no_more_than_its_limit() {
+    let mut rng = rng(0x0_11A1_7EAD);
+    let world = walled_world(&mut rng, UVec3::new(192, 48, 192), 8, 0);
+    let (mut checked, mut near) = (0, 0);
+    for (algorithm, limit) in [
+        (Algorithm::AStar, 2 << 20),
+        (Algorithm::AStar, 8 << 20),
+        (Algorithm::AStar, 32 << 20),
+        (Algorithm::BUDGET, 8 << 20),
+        (Algorithm::Weighted { percent: 150 }, 4 << 20),
+        (Algorithm::Jps, 8 << 20),
+    ] {
+        let mut world = world.clone();
+        world.set_limits(Limits { max_search_bytes: limit, ..Limits::default() });
+        let config = SearchConfig { algorithm, ..Default::default() };
+        let mut kept = Pathfinder::new();
+        for _ in 0..6 {
+            // From one side of the world to the other: long searches.
+            let a = IVec3::new(rng.random_range(0..8), rng.random_range(0..48), rng.random_range(0..192));
+            let b = IVec3::new(rng.random_range(184..192), rng.random_range(0..48), rng.random_range(0..192));
+            if !passable(&world, a, Media::ANY) || !passable(&world, b, Media::ANY) {
+                continue;
+            }
+            let request = PathRequest::new(a, b, config);
+            let mut fresh = Pathfinder::new();
+            let out = fresh.find(&world, None, &request);
+            let held = fresh.memory_bytes();
+            assert!(held <= limit, "{algorithm:?} {a} -> {b}: held {held} bytes within {limit}");
+            // A pathfinder that ran other searches before holds no more, and answers the same.
+            assert_eq!(kept.find(&world, None, &request), out, "{algorithm:?} {a} -> {b}");
+            assert!(kept.memory_bytes() <= limit, "{algorithm:?} {a} -> {b}: kept {} bytes", kept.memory_bytes());
+            checked += 1;
+            near += usize::from(held > limit / 2);
+        }
+    }
+    assert!(checked > 20 && near > 6, "{checked} searches, {near} held more than half their limit");
 }

@@ -147,7 +147,7 @@ pub struct GoalField {
     world: (UVec3, u64),
     /// `g`: cost to the goal; `info`: flags, and the move to the next step (`NO_PARENT` at the goal).
     nodes: NodeStore,
-    open: RadixHeap,
+    open: RadixHeap<false>,
     /// Inclusive box the estimate aims at.
     target: (IVec3, IVec3),
     settled: usize,

@@ -25,6 +25,7 @@ use crate::search::canonical::{Canon, CanonFor, START, hold, serves_price};
 use crate::search::config::SearchConfig;
 use crate::search::guide::Guide;
 use crate::search::heuristic::Heuristic;
+use crate::search::nodes::fit_room;
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, Scores};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
@@ -58,10 +59,14 @@ struct Query {
 /// 16^3 chunk). Memory grows with the nodes a search touches (about 9 bytes per voxel of each
 /// page it enters, plus 8 bytes per world chunk for the page table), and the next search
 /// reuses it without reallocating.
+///
+/// `CAPPED`: what it holds, with the room its vectors keep, stays within its limit
+/// ([`fit_room`]); the jump point search's prelude, whose expansions are few, is not, and
+/// saves the checks.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT> {
+pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT, const CAPPED: bool = true> {
     nodes: NodeStore<Scores, SHIFT>,
-    open: OpenList,
+    open: OpenList<CAPPED>,
     stats: SearchStats,
     q: Query,
     /// The diagonal rule and cost model of the last canonical search, and their successor
@@ -86,7 +91,7 @@ pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT> {
 /// ([`NO_PARENT`]) is never reached again at cost 0.
 const TIED: u8 = 0x20;
 
-impl<const SHIFT: i32> AStar<SHIFT> {
+impl<const SHIFT: i32, const CAPPED: bool> AStar<SHIFT, CAPPED> {
     /// Starts a search from `start` to `goal` (validated by the caller) whose open list is
     /// ordered by `g + h * weight / 100` (`weight` in percent; 100 and below: exact A*).
     ///
@@ -240,8 +245,18 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         // A canonical search's ties: about 8 bytes an entry.
         let ties = if self.q.canonical { self.ties_most * 8 } else { 0 };
         let guide = if self.q.guided { self.guide.bytes_in_use() } else { 0 };
-        let peak_bytes = self.nodes.bytes_in_use() + ties + guide + self.stats.peak_open * 16;
+        let peak_bytes = self.nodes.bytes_in_use() + ties + guide + self.stats.peak_open * self.open.entry_bytes();
         SearchStats { peak_bytes, ..self.stats }
+    }
+
+    /// Gives back the memory of its node pages and open list, the search abandoned (a query
+    /// that falls back to plain A* within the whole limit).
+    pub(crate) fn release(&mut self) {
+        self.q.done = true;
+        self.nodes = NodeStore::default();
+        self.open = OpenList::default();
+        self.ties = hashbrown::HashMap::new();
+        self.late = Vec::new();
     }
 
     /// Bytes of heap held.
@@ -299,6 +314,9 @@ impl<const SHIFT: i32> AStar<SHIFT> {
         let (margin, limit) =
             (NodeStore::<Scores, SHIFT>::expansion_bytes(), world.limits().max_search_bytes / q.share.max(1));
         let mut left = budget;
+        if CAPPED {
+            self.fit_room(limit);
+        }
         while let Some((_, slot)) = self.open.peek() {
             let slot = slot as usize;
             // Stale entries: the node was expanded since (a node's newest entry, at its lowest
@@ -320,11 +338,15 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             }
             // What this search uses (its pages, 16 bytes per open-list entry), not the room its
             // tables kept from earlier searches: the answer does not depend on them.
-            let held =
-                self.nodes.bytes_in_use() + self.open.len() * 16 + if GUIDED { self.guide.bytes_in_use() } else { 0 };
+            let held = self.nodes.bytes_in_use()
+                + self.open.bytes_in_use()
+                + if GUIDED { self.guide.bytes_in_use() } else { 0 };
             let needed = held + margin;
             if needed > limit {
                 return Err(PathError::MemoryLimit { needed, limit });
+            }
+            if CAPPED && (self.nodes.grew() || self.open.grew()) {
+                self.fit_room(limit);
             }
             self.open.pop();
             left -= 1;
@@ -378,6 +400,13 @@ impl<const SHIFT: i32> AStar<SHIFT> {
             self.stats.peak_open = self.stats.peak_open.max(self.open.len());
         }
         Err(PathError::Unreachable { expanded: self.stats.expanded })
+    }
+
+    /// Keeps its node pages and open list within `limit` ([`fit_room`]).
+    #[cold]
+    #[inline(never)]
+    fn fit_room(&mut self, limit: usize) {
+        fit_room(&mut self.nodes, &mut self.open, limit);
     }
 
     /// The cost of move `m` into a free voxel, priced by its medium (`water`: the water voxels

@@ -46,7 +46,7 @@ use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, CanonFor, START, falling_edge, hold};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::memory::EXPANSION_MARGIN;
-use crate::search::nodes::NodeStore;
+use crate::search::nodes::{NodeStore, fit_room};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
 
@@ -368,7 +368,7 @@ impl JumpSearch {
     pub(crate) fn stats(&self) -> SearchStats {
         SearchStats {
             swept: (self.work - self.stats.expanded as u64) as usize,
-            peak_bytes: self.nodes.bytes_in_use() + self.stats.peak_open * 16,
+            peak_bytes: self.nodes.bytes_in_use() + self.stats.peak_open * self.open.entry_bytes(),
             ..self.stats
         }
     }
@@ -376,6 +376,14 @@ impl JumpSearch {
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.nodes.heap_bytes() + self.open.heap_bytes() + self.retraced.capacity() * 12
+    }
+
+    /// Gives back the memory of its node pages and open list, the search abandoned (a query
+    /// that falls back to A* within the whole limit).
+    pub(crate) fn release(&mut self) {
+        self.q.done = true;
+        self.nodes = Nodes::default();
+        self.open = OpenList::default();
     }
 
     /// Chunks whose scan events the current (or last) search built.
@@ -480,6 +488,7 @@ impl JumpSearch {
             bound: 0,
         };
         let mut left = budget;
+        fit_room(&mut self.nodes, &mut self.open, world.limits().max_search_bytes / 2);
         let mut result = loop {
             let Some((f, slot)) = self.open.peek() else {
                 break Err(PathError::Unreachable { expanded: self.stats.expanded });
@@ -505,10 +514,13 @@ impl JumpSearch {
             // Memory: what this side uses (not the room its tables kept from earlier searches),
             // plus the most one expansion may add, within its share of the limit (a race's two
             // sides share it).
-            let held = self.nodes.bytes_in_use() + self.open.len() * 16 + sweeper.cache.bytes_in_use();
+            let held = self.nodes.bytes_in_use() + self.open.bytes_in_use() + sweeper.cache.bytes_in_use();
             let limit = world.limits().max_search_bytes / 2;
             if held + EXPANSION_MARGIN > limit {
                 break Err(PathError::MemoryLimit { needed: held + EXPANSION_MARGIN, limit });
+            }
+            if self.nodes.grew() || self.open.grew() {
+                fit_room(&mut self.nodes, &mut self.open, limit);
             }
             self.open.pop();
             left -= 1;

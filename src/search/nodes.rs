@@ -10,6 +10,7 @@ use glam::{IVec3, UVec3};
 
 use crate::grid::layer::{CHUNK_MASK, CHUNK_SHIFT};
 use crate::grid::moves::{MOVES, OFFSETS};
+use crate::search::open_list::OpenList;
 
 /// `info` flag: the node is on the open list (or was improved since it last left it).
 pub(crate) const OPEN: u8 = 0x40;
@@ -264,8 +265,11 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
 
 /// What a search keeps per voxel, in pages of equal length that a [`NodeStore`] hands out.
 pub(crate) trait Records: Default {
-    /// Makes room for `len` records (a page was added at the end), the new ones untouched.
-    fn grow(&mut self, len: usize);
+    /// Makes room for `len` records (a page was added at the end), the new ones untouched:
+    /// twice the room it had, within room for `most` records (at least `len`).
+    fn grow(&mut self, len: usize, most: usize);
+    /// Keeps the first `len` records and gives back the room past them.
+    fn shrink(&mut self, len: usize);
     /// Marks the records of `range` untouched (a page handed out again).
     fn clear(&mut self, range: std::ops::Range<usize>);
     /// Bytes of one record.
@@ -276,8 +280,14 @@ pub(crate) trait Records: Default {
 
 /// One record per slot, `T::default()` untouched.
 impl<T: Copy + Default> Records for Vec<T> {
-    fn grow(&mut self, len: usize) {
+    fn grow(&mut self, len: usize, most: usize) {
+        reserve_within(self, len, most);
         self.resize(len, T::default());
+    }
+
+    fn shrink(&mut self, len: usize) {
+        self.truncate(len);
+        self.shrink_to_fit();
     }
 
     fn clear(&mut self, range: std::ops::Range<usize>) {
@@ -303,9 +313,16 @@ pub(crate) struct Scores {
 }
 
 impl Records for Scores {
-    fn grow(&mut self, len: usize) {
+    fn grow(&mut self, len: usize, most: usize) {
+        reserve_within(&mut self.info, len, most);
+        reserve_within(&mut self.g, len, most);
         self.info.resize(len, 0);
         self.g.resize(len, 0);
+    }
+
+    fn shrink(&mut self, len: usize) {
+        self.info.shrink(len);
+        self.g.shrink(len);
     }
 
     fn clear(&mut self, range: std::ops::Range<usize>) {
@@ -321,17 +338,64 @@ impl Records for Scores {
     }
 }
 
+/// Keeps what a search's node pages and open list hold, with the room their vectors keep,
+/// within `limit`: room kept from earlier searches is given back once they would pass it, and
+/// each may grow into half of what is left. A search calls it as it starts and again whenever
+/// one of them grew, so that what it holds stays within its limit (one page or entry past it at
+/// most, as it nears the limit) and not only what it uses.
+#[cold]
+#[inline(never)]
+pub(crate) fn fit_room<R: Records, const SHIFT: i32, const CAPPED: bool>(
+    nodes: &mut NodeStore<R, SHIFT>,
+    open: &mut OpenList<CAPPED>,
+    limit: usize,
+) {
+    let held = |nodes: &NodeStore<R, SHIFT>, open: &OpenList<CAPPED>| nodes.heap_bytes() + open.heap_bytes();
+    if held(nodes, open) > limit {
+        nodes.give_back();
+        open.give_back();
+    }
+    let spare = limit.saturating_sub(held(nodes, open)) / 2;
+    nodes.set_most_bytes(nodes.heap_bytes() + spare);
+    open.set_most_bytes(open.heap_bytes() + spare);
+}
+
+/// Makes room in `v` for `len` entries: twice its room, within room for `most` (at least
+/// `len`), so that a search's growth stays within its limit.
+fn reserve_within<T>(v: &mut Vec<T>, len: usize, most: usize) {
+    if v.capacity() < len {
+        let room = (2 * v.capacity()).min(most).max(len);
+        v.reserve_exact(room - v.len());
+    }
+}
+
 /// Node state of one search: the records `R` of the voxels it touches, in pages of cubes of
 /// `2^SHIFT` voxels a side (by default a 16^3 chunk), handed out on first touch and forgotten
 /// all at once by [`reset`](Self::reset). A* and jump point search share it, each with its own
 /// records and page size.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub(crate) struct NodeStore<R = Scores, const SHIFT: i32 = CHUNK_SHIFT> {
     pages: PageTable<SHIFT>,
     /// Min voxel of the cube each page holds.
     page_origin: Vec<IVec3>,
     /// The records, page after page.
     pub(crate) rec: R,
+    /// The most records the pages may have room for.
+    most_records: usize,
+    /// The records grew since [`set_most_bytes`](Self::set_most_bytes).
+    grew: bool,
+}
+
+impl<R: Default, const SHIFT: i32> Default for NodeStore<R, SHIFT> {
+    fn default() -> Self {
+        Self {
+            pages: PageTable::default(),
+            page_origin: Vec::new(),
+            rec: R::default(),
+            most_records: usize::MAX,
+            grew: false,
+        }
+    }
 }
 
 impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
@@ -366,8 +430,9 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     fn new_page(&mut self, page: usize, origin: IVec3) {
         let start = page * Self::PAGE_VOXELS;
         if self.page_origin.len() <= page {
-            self.rec.grow(start + Self::PAGE_VOXELS);
+            self.rec.grow(start + Self::PAGE_VOXELS, self.most_records);
             self.page_origin.push(origin);
+            self.grew = true;
         } else {
             self.rec.clear(start..start + Self::PAGE_VOXELS);
             self.page_origin[page] = origin;
@@ -390,6 +455,29 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     /// Pages handed out to the current search.
     pub(crate) fn pages_used(&self) -> usize {
         self.pages.pages_used()
+    }
+
+    /// Keeps the room of the records within about `bytes` from now on (one more page always
+    /// fits): a search sets it to what its limit leaves.
+    pub(crate) fn set_most_bytes(&mut self, bytes: usize) {
+        let other = self.heap_bytes() - self.rec.heap_bytes();
+        self.most_records = bytes.saturating_sub(other) / R::record_bytes();
+        self.grew = false;
+    }
+
+    /// Gives back the pages the current search has not used (kept from earlier searches).
+    #[cold]
+    pub(crate) fn give_back(&mut self) {
+        let used = self.pages_used();
+        self.rec.shrink(used * Self::PAGE_VOXELS);
+        self.page_origin.truncate(used);
+        self.page_origin.shrink_to_fit();
+    }
+
+    /// Whether the records grew since [`set_most_bytes`](Self::set_most_bytes).
+    #[inline]
+    pub(crate) fn grew(&self) -> bool {
+        self.grew
     }
 
     /// Bytes the current search uses: the page table (sized by the world) and the pages

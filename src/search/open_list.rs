@@ -22,16 +22,40 @@ impl Entry {
 
 /// A 4-ary min-heap of entries by [`Entry::rank`]: half the levels of a binary heap, and
 /// the four children of a node side by side in memory.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 struct QuadHeap {
     v: Vec<Entry>,
+    /// The most entries it may have room for.
+    most_room: usize,
+    /// It grew since the open list's [`set_most_bytes`](OpenList::set_most_bytes).
+    grew: bool,
+}
+
+impl Default for QuadHeap {
+    fn default() -> Self {
+        Self { v: Vec::new(), most_room: usize::MAX, grew: false }
+    }
 }
 
 impl QuadHeap {
+    /// Adds `e`; `capped`: its room grows within [`most_room`](Self::most_room).
     #[inline]
-    fn push(&mut self, e: Entry) {
+    fn push(&mut self, e: Entry, capped: bool) {
+        if capped && self.v.len() == self.v.capacity() {
+            self.grow();
+        }
         self.v.push(e);
         self.sift_up(self.v.len() - 1, e);
+    }
+
+    /// Room for one more entry: twice the room, within the most allowed (one entry at least).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let cap = self.v.capacity();
+        let new = (2 * cap).max(16).min(self.most_room).max(cap + 1);
+        self.v.reserve_exact(new - self.v.len());
+        self.grew = true;
     }
 
     /// Puts `e` at hole `i` or above it.
@@ -106,17 +130,19 @@ impl QuadHeap {
 /// push their far voxels first, and plain newest-first order would resume the shallowest, where
 /// on a plateau of equal `f` it should dive toward the goal as A* does. A* pushes its
 /// neighbours in move order and never opens a level.
+///
+/// `CAPPED`: its room grows within what [`set_most_bytes`](Self::set_most_bytes) allows.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct OpenList {
+pub(crate) struct OpenList<const CAPPED: bool = true> {
     heap: QuadHeap,
-    radix: RadixHeap,
+    radix: RadixHeap<CAPPED>,
     /// `(g, slot)` of the entries at `level_f` pushed since `begin_level`.
     level: Vec<(u64, u32)>,
     level_f: u64,
     monotone: bool,
 }
 
-impl OpenList {
+impl<const CAPPED: bool> OpenList<CAPPED> {
     /// Empties the list, keeping its memory, for a search whose keys are `monotone` or not.
     pub(crate) fn clear(&mut self, monotone: bool) {
         self.heap.clear();
@@ -130,7 +156,7 @@ impl OpenList {
     #[inline(always)]
     pub(crate) fn push(&mut self, f: u64, g: u64, slot: u32) {
         if !self.monotone {
-            self.heap.push(Entry { f, g, slot });
+            self.heap.push(Entry { f, g, slot }, CAPPED);
         } else if f == self.level_f {
             self.level.push((g, slot));
         } else {
@@ -188,7 +214,55 @@ impl OpenList {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.heap.heap_bytes() + self.level.capacity() * std::mem::size_of::<(u64, u32)>() + self.radix.heap_bytes()
     }
+
+    /// Bytes its entries take: what a search counts against its limit.
+    #[inline]
+    pub(crate) fn bytes_in_use(&self) -> usize {
+        if self.monotone {
+            (self.radix.len() + self.level.len()) * RADIX_ENTRY_BYTES
+        } else {
+            self.heap.len() * std::mem::size_of::<Entry>()
+        }
+    }
+
+    /// Bytes one entry takes in the heap in use.
+    #[inline]
+    pub(crate) fn entry_bytes(&self) -> usize {
+        if self.monotone { RADIX_ENTRY_BYTES } else { std::mem::size_of::<Entry>() }
+    }
+
+    /// Keeps the room of the heap in use within about `bytes` from now on (one more entry
+    /// always fits): a search sets it to what its limit leaves, so that its vectors' growth
+    /// stays within the limit too.
+    pub(crate) fn set_most_bytes(&mut self, bytes: usize) {
+        let room = bytes.saturating_sub(self.heap_bytes() - self.room_bytes());
+        self.radix.set_most_room(room / RADIX_ENTRY_BYTES);
+        self.heap.most_room = room / std::mem::size_of::<Entry>();
+        self.heap.grew = false;
+    }
+
+    /// Bytes of room of the heap in use.
+    fn room_bytes(&self) -> usize {
+        if self.monotone { self.radix.heap_bytes() } else { self.heap.heap_bytes() }
+    }
+
+    /// Gives back all room beyond the entries held.
+    #[cold]
+    pub(crate) fn give_back(&mut self) {
+        self.radix.give_back();
+        self.heap.v.shrink_to_fit();
+        self.level.shrink_to_fit();
+    }
+
+    /// Whether the heap in use grew since [`set_most_bytes`](Self::set_most_bytes).
+    #[inline]
+    pub(crate) fn grew(&self) -> bool {
+        self.radix.grew() | self.heap.grew
+    }
 }
+
+/// Bytes of one entry of the radix heap (or of a level waiting to enter it).
+const RADIX_ENTRY_BYTES: usize = 16;
 
 #[cfg(test)]
 mod tests {
@@ -196,7 +270,7 @@ mod tests {
 
     #[test]
     fn heap_mode_pops_lowest_f_then_deepest() {
-        let mut open = OpenList::default();
+        let mut open = OpenList::<true>::default();
         open.clear(false);
         for (f, g, slot) in [(9, 1, 0), (5, 2, 1), (5, 4, 2), (7, 0, 3), (5, 4, 0)] {
             open.push(f, g, slot);
@@ -219,7 +293,7 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
-        let (mut open, mut reference) = (OpenList::default(), std::collections::BinaryHeap::new());
+        let (mut open, mut reference) = (OpenList::<true>::default(), std::collections::BinaryHeap::new());
         for round in 0..50 {
             open.clear(false);
             reference.clear();
@@ -248,7 +322,7 @@ mod tests {
 
     #[test]
     fn a_level_enters_deepest_last() {
-        let mut open = OpenList::default();
+        let mut open = OpenList::<true>::default();
         open.clear(true);
         open.push(3, 0, 9);
         open.pop();

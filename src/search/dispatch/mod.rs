@@ -92,9 +92,9 @@ pub(crate) struct Dispatch {
     /// The A* engine, for every phase that does not jump except the [`PRELUDE`].
     astar: AStar,
     /// The A* engine of the [`PRELUDE`], on its own small pages.
-    prelude_astar: AStar<PRELUDE_PAGE_SHIFT>,
+    prelude_astar: AStar<PRELUDE_PAGE_SHIFT, false>,
     /// The [`PRELUDE`]'s A* from the goal back to the start, when it runs from both ends.
-    prelude_reverse: AStar<PRELUDE_PAGE_SHIFT>,
+    prelude_reverse: AStar<PRELUDE_PAGE_SHIFT, false>,
     /// The [`PRELUDE`] runs from both ends (`prelude_reverse` too).
     prelude_both: bool,
     /// The current phase runs jump point search (`search`, and `reverse` when racing).
@@ -562,6 +562,11 @@ impl Dispatch {
                         {
                             self.carried = self.carried_at_target;
                             self.plain = true;
+                            // What the attempt held is given back first.
+                            self.search.release();
+                            self.reverse.release();
+                            self.prelude_astar.release();
+                            self.prelude_reverse.release();
                             self.phase_left = usize::MAX;
                             self.start_phase(world, 100);
                         }

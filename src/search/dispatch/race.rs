@@ -88,7 +88,7 @@ impl Side for JumpSearch {
 }
 
 /// The prelude's A*: turns of expansions.
-impl Side for AStar<PRELUDE_PAGE_SHIFT> {
+impl Side for AStar<PRELUDE_PAGE_SHIFT, false> {
     fn take_turn(
         &mut self,
         world: &VoxelWorld,
