@@ -9,7 +9,7 @@ use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, START};
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, interior};
 use crate::search::path::{Path, SearchStats, voxel_length};
-use crate::search::radix_heap::RadixHeap;
+use crate::search::radix_heap::{RadixHeap, VecBuckets};
 use crate::search::request::Endpoint;
 use crate::{DiagonalRule, Heuristic, SearchConfig};
 
@@ -147,7 +147,7 @@ pub struct GoalField {
     world: (UVec3, u64),
     /// `g`: cost to the goal; `info`: flags, and the move to the next step (`NO_PARENT` at the goal).
     nodes: NodeStore,
-    open: RadixHeap<false>,
+    open: RadixHeap<VecBuckets>,
     /// Inclusive box the estimate aims at.
     target: (IVec3, IVec3),
     settled: usize,

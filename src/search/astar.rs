@@ -29,6 +29,7 @@ use crate::search::nodes::fit_room;
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, Scores};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
+use crate::search::radix_heap::{BlockBuckets, Buckets};
 
 /// The query an [`AStar`] is working on.
 #[derive(Debug, Clone, Copy, Default)]
@@ -60,13 +61,13 @@ struct Query {
 /// page it enters, plus 8 bytes per world chunk for the page table), and the next search
 /// reuses it without reallocating.
 ///
-/// `CAPPED`: what it holds, with the room its vectors keep, stays within its limit
-/// ([`fit_room`]); the jump point search's prelude, whose expansions are few, is not, and
-/// saves the checks.
+/// What it holds, with the room its vectors keep, stays within its limit ([`fit_room`]); its
+/// radix heap keeps entries in `B` (blocks; the jump point search's prelude, whose expansions
+/// are few, keeps vectors).
 #[derive(Debug, Default, Clone)]
-pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT, const CAPPED: bool = true> {
+pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT, B: Buckets = BlockBuckets> {
     nodes: NodeStore<Scores, SHIFT>,
-    open: OpenList<CAPPED>,
+    open: OpenList<B>,
     stats: SearchStats,
     q: Query,
     /// The diagonal rule and cost model of the last canonical search, and their successor
@@ -91,7 +92,7 @@ pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT, const CAPPED: bool = tru
 /// ([`NO_PARENT`]) is never reached again at cost 0.
 const TIED: u8 = 0x20;
 
-impl<const SHIFT: i32, const CAPPED: bool> AStar<SHIFT, CAPPED> {
+impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
     /// Starts a search from `start` to `goal` (validated by the caller) whose open list is
     /// ordered by `g + h * weight / 100` (`weight` in percent; 100 and below: exact A*).
     ///
@@ -314,7 +315,7 @@ impl<const SHIFT: i32, const CAPPED: bool> AStar<SHIFT, CAPPED> {
         let (margin, limit) =
             (NodeStore::<Scores, SHIFT>::expansion_bytes(), world.limits().max_search_bytes / q.share.max(1));
         let mut left = budget;
-        if CAPPED {
+        if B::HELD_WITHIN_LIMIT {
             self.fit_room(limit);
         }
         while let Some((_, slot)) = self.open.peek() {
@@ -345,7 +346,7 @@ impl<const SHIFT: i32, const CAPPED: bool> AStar<SHIFT, CAPPED> {
             if needed > limit {
                 return Err(PathError::MemoryLimit { needed, limit });
             }
-            if CAPPED && (self.nodes.grew() || self.open.grew()) {
+            if B::HELD_WITHIN_LIMIT && (self.nodes.grew() || self.open.grew()) {
                 self.fit_room(limit);
             }
             self.open.pop();

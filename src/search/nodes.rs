@@ -11,6 +11,7 @@ use glam::{IVec3, UVec3};
 use crate::grid::layer::{CHUNK_MASK, CHUNK_SHIFT};
 use crate::grid::moves::{MOVES, OFFSETS};
 use crate::search::open_list::OpenList;
+use crate::search::radix_heap::Buckets;
 
 /// `info` flag: the node is on the open list (or was improved since it last left it).
 pub(crate) const OPEN: u8 = 0x40;
@@ -345,12 +346,12 @@ impl Records for Scores {
 /// most, as it nears the limit) and not only what it uses.
 #[cold]
 #[inline(never)]
-pub(crate) fn fit_room<R: Records, const SHIFT: i32, const CAPPED: bool>(
+pub(crate) fn fit_room<R: Records, const SHIFT: i32, B: Buckets>(
     nodes: &mut NodeStore<R, SHIFT>,
-    open: &mut OpenList<CAPPED>,
+    open: &mut OpenList<B>,
     limit: usize,
 ) {
-    let held = |nodes: &NodeStore<R, SHIFT>, open: &OpenList<CAPPED>| nodes.heap_bytes() + open.heap_bytes();
+    let held = |nodes: &NodeStore<R, SHIFT>, open: &OpenList<B>| nodes.heap_bytes() + open.heap_bytes();
     if held(nodes, open) > limit {
         nodes.give_back();
         open.give_back();

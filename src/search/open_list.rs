@@ -2,7 +2,7 @@
 //! a 4-ary heap for searches whose keys are not monotone (weighted A*, and jump point search
 //! with the inconsistent Manhattan heuristic).
 
-use crate::search::radix_heap::RadixHeap;
+use crate::search::radix_heap::{BlockBuckets, Buckets, RadixHeap};
 
 /// Heap entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,10 +38,10 @@ impl Default for QuadHeap {
 }
 
 impl QuadHeap {
-    /// Adds `e`; `capped`: its room grows within [`most_room`](Self::most_room).
+    /// Adds `e`, its room growing within [`most_room`](Self::most_room).
     #[inline]
-    fn push(&mut self, e: Entry, capped: bool) {
-        if capped && self.v.len() == self.v.capacity() {
+    fn push(&mut self, e: Entry) {
+        if self.v.len() == self.v.capacity() {
             self.grow();
         }
         self.v.push(e);
@@ -131,18 +131,18 @@ impl QuadHeap {
 /// on a plateau of equal `f` it should dive toward the goal as A* does. A* pushes its
 /// neighbours in move order and never opens a level.
 ///
-/// `CAPPED`: its room grows within what [`set_most_bytes`](Self::set_most_bytes) allows.
+/// The radix heap keeps its entries in `B` (blocks, or vectors for small searches).
 #[derive(Debug, Default, Clone)]
-pub(crate) struct OpenList<const CAPPED: bool = true> {
+pub(crate) struct OpenList<B: Buckets = BlockBuckets> {
     heap: QuadHeap,
-    radix: RadixHeap<CAPPED>,
+    radix: RadixHeap<B>,
     /// `(g, slot)` of the entries at `level_f` pushed since `begin_level`.
     level: Vec<(u64, u32)>,
     level_f: u64,
     monotone: bool,
 }
 
-impl<const CAPPED: bool> OpenList<CAPPED> {
+impl<B: Buckets> OpenList<B> {
     /// Empties the list, keeping its memory, for a search whose keys are `monotone` or not.
     pub(crate) fn clear(&mut self, monotone: bool) {
         self.heap.clear();
@@ -156,7 +156,7 @@ impl<const CAPPED: bool> OpenList<CAPPED> {
     #[inline(always)]
     pub(crate) fn push(&mut self, f: u64, g: u64, slot: u32) {
         if !self.monotone {
-            self.heap.push(Entry { f, g, slot }, CAPPED);
+            self.heap.push(Entry { f, g, slot });
         } else if f == self.level_f {
             self.level.push((g, slot));
         } else {
@@ -231,19 +231,13 @@ impl<const CAPPED: bool> OpenList<CAPPED> {
         if self.monotone { RADIX_ENTRY_BYTES } else { std::mem::size_of::<Entry>() }
     }
 
-    /// Keeps the room of the heap in use within about `bytes` from now on (one more entry
-    /// always fits): a search sets it to what its limit leaves, so that its vectors' growth
-    /// stays within the limit too.
+    /// Keeps the room of the 4-ary heap within about `bytes` less what the rest holds from now
+    /// on (one more entry always fits): a search sets it to what its limit leaves, so that its
+    /// growth stays within the limit too. (The radix heap's blocks follow its entries.)
     pub(crate) fn set_most_bytes(&mut self, bytes: usize) {
-        let room = bytes.saturating_sub(self.heap_bytes() - self.room_bytes());
-        self.radix.set_most_room(room / RADIX_ENTRY_BYTES);
+        let room = bytes.saturating_sub(self.heap_bytes() - self.heap.heap_bytes());
         self.heap.most_room = room / std::mem::size_of::<Entry>();
         self.heap.grew = false;
-    }
-
-    /// Bytes of room of the heap in use.
-    fn room_bytes(&self) -> usize {
-        if self.monotone { self.radix.heap_bytes() } else { self.heap.heap_bytes() }
     }
 
     /// Gives back all room beyond the entries held.
@@ -254,10 +248,10 @@ impl<const CAPPED: bool> OpenList<CAPPED> {
         self.level.shrink_to_fit();
     }
 
-    /// Whether the heap in use grew since [`set_most_bytes`](Self::set_most_bytes).
+    /// Whether the 4-ary heap grew since [`set_most_bytes`](Self::set_most_bytes).
     #[inline]
     pub(crate) fn grew(&self) -> bool {
-        self.radix.grew() | self.heap.grew
+        self.heap.grew
     }
 }
 
@@ -270,7 +264,7 @@ mod tests {
 
     #[test]
     fn heap_mode_pops_lowest_f_then_deepest() {
-        let mut open = OpenList::<true>::default();
+        let mut open = OpenList::<BlockBuckets>::default();
         open.clear(false);
         for (f, g, slot) in [(9, 1, 0), (5, 2, 1), (5, 4, 2), (7, 0, 3), (5, 4, 0)] {
             open.push(f, g, slot);
@@ -293,7 +287,7 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
-        let (mut open, mut reference) = (OpenList::<true>::default(), std::collections::BinaryHeap::new());
+        let (mut open, mut reference) = (OpenList::<BlockBuckets>::default(), std::collections::BinaryHeap::new());
         for round in 0..50 {
             open.clear(false);
             reference.clear();
@@ -322,7 +316,7 @@ mod tests {
 
     #[test]
     fn a_level_enters_deepest_last() {
-        let mut open = OpenList::<true>::default();
+        let mut open = OpenList::<BlockBuckets>::default();
         open.clear(true);
         open.push(3, 0, 9);
         open.pop();

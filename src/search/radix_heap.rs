@@ -2,7 +2,7 @@
 //!
 //! With a consistent heuristic A* pops keys (`f`) in non-decreasing order, so a radix heap
 //! applies: bucket `i` holds the keys whose highest bit differing from the last popped key is
-//! bit `i - 1`; a push is one `Vec::push`, a pop re-buckets one bucket at most, `O(log C)`
+//! bit `i - 1`; a push appends to one bucket, a pop re-buckets one bucket at most, `O(log C)`
 //! amortised. Bucket 0 holds keys equal to the last popped one and is a stack, so among equal
 //! `f` the newest (deepest) node comes first: the usual tie-break toward the goal.
 //!
@@ -10,54 +10,17 @@
 //! it: the order stays a valid best-first order, which such heuristics never made optimal
 //! anyway.
 //!
-//! Memory: each bucket keeps the room of the most it held, and entries pass down through the
-//! buckets, so left alone the buckets hold several times the entries the heap ever held (A* on
-//! FB1 problem #4300: 649 MB of room for 141 MB of entries). A `CAPPED` heap keeps its room
-//! (the entries its buckets have room for) within the most its owner allows
-//! ([`set_most_room`](RadixHeap::set_most_room)): a bucket that grows past it takes the room
-//! of the empty buckets back (and if need be the room of the others past their entries), and
-//! keeps no more than what is left, one entry at least. So the room passes the most only where
-//! the entries do not fit: while a refill moves a bucket's entries, they are held twice. (An
-//! uncapped heap serves searches whose expansions are bounded, and saves the count on each
-//! push.)
+//! Memory: entries pass down through the buckets as the last popped key rises. Buckets that
+//! are vectors of their own ([`VecBuckets`]) each keep the room of the most they ever held: on
+//! the hardest Warframe problem (FB1 #4300, 8.8 M entries at once) A*'s held 649 MB of room
+//! for 141 MB of entries. [`BlockBuckets`] keep their entries in blocks of 512 from one pool
+//! and give a block back as it empties, so the heap holds about its most entries at once and
+//! a partly filled block per bucket (docs/robustness.md). The searches use blocks; the small
+//! searches whose expansions are bounded (jump point search's prelude, the shared-goal field)
+//! keep vectors, cheaper for a few hundred entries.
 
 /// Key and payload of one entry.
 pub(crate) type Entry = (u64, u32);
-
-#[derive(Debug, Clone)]
-pub(crate) struct RadixHeap<const CAPPED: bool = true> {
-    last: u64,
-    len: usize,
-    /// Bit `i` set when bucket `i` is not empty.
-    nonempty: u64,
-    buckets: Box<[Vec<Entry>; 64]>,
-    spare: Vec<Entry>,
-    /// `CAPPED`: at least the room of the buckets and the spare (exact once counted; a refill
-    /// adds the most it may grow by, so that its own pushes need not count).
-    room: usize,
-    /// The room of the entries a refill moves out of the heap while it puts them back.
-    moving_cap: usize,
-    /// The most room allowed.
-    most_room: usize,
-    /// A bucket grew since [`set_most_room`](Self::set_most_room).
-    grew: bool,
-}
-
-impl<const CAPPED: bool> Default for RadixHeap<CAPPED> {
-    fn default() -> Self {
-        Self {
-            last: 0,
-            len: 0,
-            nonempty: 0,
-            buckets: Box::new(std::array::from_fn(|_| Vec::new())),
-            spare: Vec::new(),
-            room: 0,
-            moving_cap: 0,
-            most_room: usize::MAX,
-            grew: false,
-        }
-    }
-}
 
 /// Keys differing from the last popped one in bit 63 (never: a query's costs stay below
 /// 2^63) share the last bucket with those differing in bit 62, which keeps them in order.
@@ -66,12 +29,309 @@ fn bucket(key: u64, last: u64) -> usize {
     ((u64::BITS - (key ^ last).leading_zeros()) as usize).min(63)
 }
 
-impl<const CAPPED: bool> RadixHeap<CAPPED> {
-    /// Empties the heap, keeping its memory.
-    pub(crate) fn clear(&mut self) {
+/// Where a radix heap keeps its 64 buckets' entries.
+pub(crate) trait Buckets: Default + Clone + std::fmt::Debug {
+    /// Whether a search with these buckets keeps what it holds within its limit
+    /// ([`fit_room`](crate::search::nodes::fit_room)); searches whose expansions are few skip
+    /// the checks.
+    const HELD_WITHIN_LIMIT: bool;
+    /// Appends `e` to bucket `b`.
+    fn push(&mut self, b: usize, e: Entry);
+    /// The last entry of bucket 0.
+    fn last0(&self) -> Option<Entry>;
+    /// Removes the last entry of bucket 0 (not empty), and says whether it is empty now.
+    fn pop0(&mut self) -> (Entry, bool);
+    /// The least key of bucket `i` (not empty).
+    fn least(&self, i: usize) -> u64;
+    /// Moves the entries of bucket `i` to the buckets their keys fall in from `last`, all
+    /// below `i`; returns the buckets that took entries (bit per bucket).
+    fn move_down(&mut self, i: usize, last: u64) -> u64;
+    /// Empties every bucket, keeping room for the next search.
+    fn clear(&mut self);
+    /// Moves every entry to `out`.
+    fn drain_into(&mut self, out: &mut Vec<Entry>);
+    /// Bytes of heap held.
+    fn heap_bytes(&self) -> usize;
+    /// Gives back the room its entries do not use.
+    fn give_back(&mut self);
+}
+
+/// Each bucket a vector of its own.
+#[derive(Debug, Clone)]
+pub(crate) struct VecBuckets {
+    buckets: Box<[Vec<Entry>; 64]>,
+    /// The vector of the bucket being moved down, kept for the next refill.
+    spare: Vec<Entry>,
+}
+
+impl Default for VecBuckets {
+    fn default() -> Self {
+        Self { buckets: Box::new(std::array::from_fn(|_| Vec::new())), spare: Vec::new() }
+    }
+}
+
+impl Buckets for VecBuckets {
+    const HELD_WITHIN_LIMIT: bool = false;
+
+    #[inline]
+    fn push(&mut self, b: usize, e: Entry) {
+        self.buckets[b].push(e);
+    }
+
+    #[inline]
+    fn last0(&self) -> Option<Entry> {
+        self.buckets[0].last().copied()
+    }
+
+    #[inline]
+    fn pop0(&mut self) -> (Entry, bool) {
+        let e = self.buckets[0].pop().expect("bucket 0 is not empty");
+        (e, self.buckets[0].is_empty())
+    }
+
+    fn least(&self, i: usize) -> u64 {
+        self.buckets[i].iter().map(|e| e.0).min().expect("bucket marked non-empty")
+    }
+
+    fn move_down(&mut self, i: usize, last: u64) -> u64 {
+        std::mem::swap(&mut self.spare, &mut self.buckets[i]);
+        let mut touched = 0;
+        for &(key, value) in &self.spare {
+            let b = bucket(key, last);
+            self.buckets[b].push((key, value));
+            touched |= 1 << b;
+        }
+        self.spare.clear();
+        touched
+    }
+
+    fn clear(&mut self) {
         for b in self.buckets.iter_mut() {
             b.clear();
         }
+    }
+
+    fn drain_into(&mut self, out: &mut Vec<Entry>) {
+        for b in self.buckets.iter_mut() {
+            out.append(b);
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        (self.buckets.iter().map(Vec::capacity).sum::<usize>() + self.spare.capacity()) * std::mem::size_of::<Entry>()
+    }
+
+    fn give_back(&mut self) {
+        for b in self.buckets.iter_mut() {
+            b.shrink_to_fit();
+        }
+        self.spare = Vec::new();
+    }
+}
+
+/// Entries per block of [`BlockBuckets`].
+const BLOCK: usize = 512;
+
+/// Bytes of one block.
+const BLOCK_BYTES: usize = BLOCK * std::mem::size_of::<Entry>();
+
+/// A bucket of [`BlockBuckets`]: its blocks (indices into the pool), the last one (`cur`)
+/// filled up to `top`. An empty bucket keeps its last block, so that the next pushes find room.
+#[derive(Debug, Clone)]
+struct Bucket {
+    blocks: Vec<u32>,
+    /// The last block, if any.
+    cur: u32,
+    /// Entries in the last block: 0 when the bucket is empty, [`BLOCK`] when the block is full
+    /// or there is none.
+    top: usize,
+}
+
+impl Default for Bucket {
+    fn default() -> Self {
+        Self { blocks: Vec::new(), cur: 0, top: BLOCK }
+    }
+}
+
+/// The buckets' entries in blocks of [`BLOCK`] from one pool, each block back in the pool as
+/// soon as it empties: the room follows the entries held, however they pass down the buckets.
+#[derive(Debug, Clone)]
+pub(crate) struct BlockBuckets {
+    buckets: Box<[Bucket; 64]>,
+    /// Every block made, in use or free.
+    pool: Vec<Box<[Entry; BLOCK]>>,
+    /// The free blocks of the pool.
+    free: Vec<u32>,
+    /// The blocks of the bucket being moved down.
+    spare: Vec<u32>,
+}
+
+impl Default for BlockBuckets {
+    fn default() -> Self {
+        Self {
+            buckets: Box::new(std::array::from_fn(|_| Bucket::default())),
+            pool: Vec::new(),
+            free: Vec::new(),
+            spare: Vec::new(),
+        }
+    }
+}
+
+impl BlockBuckets {
+    /// Appends `e` to bucket `b` in a new block (its last one is full, or it has none).
+    #[cold]
+    #[inline(never)]
+    fn push_in_new_block(&mut self, b: usize, e: Entry) {
+        let block = match self.free.pop() {
+            Some(block) => block,
+            None => {
+                self.pool.push(Box::new([(0, 0); BLOCK]));
+                (self.pool.len() - 1) as u32
+            }
+        };
+        self.pool[block as usize][0] = e;
+        let bucket = &mut self.buckets[b];
+        bucket.blocks.push(block);
+        bucket.cur = block;
+        bucket.top = 1;
+    }
+
+    /// Entries in block `k` of `blocks`, the last one filled to `top`.
+    #[inline]
+    fn filled(k: usize, blocks: &[u32], top: usize) -> usize {
+        if k + 1 == blocks.len() { top } else { BLOCK }
+    }
+}
+
+impl Buckets for BlockBuckets {
+    const HELD_WITHIN_LIMIT: bool = true;
+
+    #[inline]
+    fn push(&mut self, b: usize, e: Entry) {
+        let bucket = &mut self.buckets[b];
+        if bucket.top < BLOCK {
+            self.pool[bucket.cur as usize][bucket.top] = e;
+            bucket.top += 1;
+        } else {
+            self.push_in_new_block(b, e);
+        }
+    }
+
+    #[inline]
+    fn last0(&self) -> Option<Entry> {
+        let first = &self.buckets[0];
+        (first.top > 0 && !first.blocks.is_empty()).then(|| self.pool[first.cur as usize][first.top - 1])
+    }
+
+    #[inline]
+    fn pop0(&mut self) -> (Entry, bool) {
+        let first = &mut self.buckets[0];
+        first.top -= 1;
+        let e = self.pool[first.cur as usize][first.top];
+        if first.top > 0 {
+            return (e, false);
+        }
+        if first.blocks.len() == 1 {
+            return (e, true);
+        }
+        self.free.push(first.cur);
+        first.blocks.pop();
+        first.cur = *first.blocks.last().expect("more than one block");
+        first.top = BLOCK;
+        (e, false)
+    }
+
+    fn least(&self, i: usize) -> u64 {
+        let b = &self.buckets[i];
+        let mut least = u64::MAX;
+        for (k, &block) in b.blocks.iter().enumerate() {
+            for e in &self.pool[block as usize][..Self::filled(k, &b.blocks, b.top)] {
+                least = least.min(e.0);
+            }
+        }
+        least
+    }
+
+    fn move_down(&mut self, i: usize, last: u64) -> u64 {
+        std::mem::swap(&mut self.spare, &mut self.buckets[i].blocks);
+        let top = std::mem::replace(&mut self.buckets[i].top, BLOCK);
+        // Each block read goes back to the pool at once, for the entries moving down.
+        let blocks = std::mem::take(&mut self.spare);
+        let mut touched = 0;
+        for (k, &block) in blocks.iter().enumerate() {
+            for j in 0..Self::filled(k, &blocks, top) {
+                let e = self.pool[block as usize][j];
+                let b = bucket(e.0, last);
+                self.push(b, e);
+                touched |= 1 << b;
+            }
+            self.free.push(block);
+        }
+        self.spare = blocks;
+        self.spare.clear();
+        touched
+    }
+
+    fn clear(&mut self) {
+        for b in self.buckets.iter_mut() {
+            // All but the first block back to the pool.
+            if b.blocks.len() > 1 {
+                self.free.extend_from_slice(&b.blocks[1..]);
+                b.blocks.truncate(1);
+            }
+            match b.blocks.first() {
+                Some(&block) => (b.cur, b.top) = (block, 0),
+                None => b.top = BLOCK,
+            }
+        }
+    }
+
+    fn drain_into(&mut self, out: &mut Vec<Entry>) {
+        for b in self.buckets.iter() {
+            for (k, &block) in b.blocks.iter().enumerate() {
+                out.extend_from_slice(&self.pool[block as usize][..Self::filled(k, &b.blocks, b.top)]);
+            }
+        }
+        self.clear();
+    }
+
+    fn heap_bytes(&self) -> usize {
+        let indices: usize = self.buckets.iter().map(|b| b.blocks.capacity()).sum::<usize>()
+            + self.free.capacity()
+            + self.spare.capacity();
+        self.pool.len() * BLOCK_BYTES + self.pool.capacity() * 8 + indices * 4
+    }
+
+    /// Gives back the free blocks (renumbering the ones in use).
+    fn give_back(&mut self) {
+        let mut old: Vec<Option<Box<[Entry; BLOCK]>>> = std::mem::take(&mut self.pool).into_iter().map(Some).collect();
+        for b in self.buckets.iter_mut() {
+            for block in &mut b.blocks {
+                let content = old[*block as usize].take().expect("a block is in one bucket");
+                *block = self.pool.len() as u32;
+                self.pool.push(content);
+            }
+            b.cur = b.blocks.last().copied().unwrap_or(0);
+        }
+        self.pool.shrink_to_fit();
+        self.free = Vec::new();
+    }
+}
+
+/// A monotone radix heap whose buckets keep their entries in `B`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RadixHeap<B: Buckets = BlockBuckets> {
+    last: u64,
+    len: usize,
+    /// Bit `i` set when bucket `i` is not empty.
+    nonempty: u64,
+    buckets: B,
+}
+
+impl<B: Buckets> RadixHeap<B> {
+    /// Empties the heap, keeping its memory.
+    pub(crate) fn clear(&mut self) {
+        self.buckets.clear();
         self.last = 0;
         self.len = 0;
         self.nonempty = 0;
@@ -86,93 +346,9 @@ impl<const CAPPED: bool> RadixHeap<CAPPED> {
     pub(crate) fn push(&mut self, key: u64, value: u32) {
         let key = key.max(self.last);
         let b = bucket(key, self.last);
-        self.put(b, (key, value));
-        self.len += 1;
-    }
-
-    /// Puts `e` in bucket `b`, growing it within the room allowed.
-    #[inline]
-    fn put(&mut self, b: usize, e: Entry) {
-        if CAPPED && self.buckets[b].len() == self.buckets[b].capacity() {
-            self.grow(b);
-        }
-        self.buckets[b].push(e);
+        self.buckets.push(b, (key, value));
         self.nonempty |= 1 << b;
-    }
-
-    /// Makes room for one more entry in the full bucket `b`: twice its room, or what is left
-    /// of the room allowed once the empty buckets gave theirs back, and if need be the others
-    /// the room past their entries (one entry at least).
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self, b: usize) {
-        self.count_room();
-        let cap = self.buckets[b].capacity();
-        let want = (2 * cap).max(16);
-        if self.room - cap + want > self.most_room {
-            self.give_back_empty();
-            if self.room - cap + want > self.most_room {
-                // Buckets that took few entries into the room of many.
-                for (i, bucket) in self.buckets.iter_mut().enumerate() {
-                    if i != b {
-                        bucket.shrink_to_fit();
-                    }
-                }
-                self.count_room();
-            }
-        }
-        let left = self.most_room.saturating_sub(self.room - cap);
-        let len = self.buckets[b].len();
-        self.buckets[b].reserve_exact(want.min(left).max(cap + 1) - len);
-        self.room = self.room - cap + self.buckets[b].capacity();
-        self.grew = true;
-    }
-
-    /// Entries the buckets, the spare and a refill's moving entries have room for, counted
-    /// from them.
-    fn held_room(&self) -> usize {
-        self.buckets.iter().map(Vec::capacity).sum::<usize>() + self.spare.capacity() + self.moving_cap
-    }
-
-    /// Counts the room again, exactly.
-    fn count_room(&mut self) {
-        self.room = self.held_room();
-    }
-
-    /// Gives back the room of the empty buckets and of the spare.
-    #[cold]
-    fn give_back_empty(&mut self) {
-        for bucket in self.buckets.iter_mut() {
-            if bucket.is_empty() {
-                *bucket = Vec::new();
-            }
-        }
-        self.spare = Vec::new();
-        self.count_room();
-    }
-
-    /// Gives back all room beyond the entries held.
-    #[cold]
-    pub(crate) fn give_back(&mut self) {
-        self.give_back_empty();
-        for bucket in self.buckets.iter_mut() {
-            bucket.shrink_to_fit();
-        }
-        self.count_room();
-    }
-
-    /// Keeps the heap's room (in entries) within `most` from now on: a full bucket grows into
-    /// what is left, after taking back the room of the empty ones; at least one more entry
-    /// always fits.
-    pub(crate) fn set_most_room(&mut self, most: usize) {
-        self.most_room = most;
-        self.grew = false;
-    }
-
-    /// Whether a bucket grew since [`set_most_room`](Self::set_most_room).
-    #[inline]
-    pub(crate) fn grew(&self) -> bool {
-        self.grew
+        self.len += 1;
     }
 
     /// The smallest entry (the next [`pop`](Self::pop)), without removing it.
@@ -181,7 +357,7 @@ impl<const CAPPED: bool> RadixHeap<CAPPED> {
         if self.nonempty & 1 == 0 {
             self.refill()?;
         }
-        self.buckets[0].last().copied()
+        self.buckets.last0()
     }
 
     #[inline]
@@ -189,12 +365,12 @@ impl<const CAPPED: bool> RadixHeap<CAPPED> {
         if self.nonempty & 1 == 0 {
             self.refill()?;
         }
-        let e = self.buckets[0].pop();
-        if self.buckets[0].is_empty() {
+        let (e, empty) = self.buckets.pop0();
+        if empty {
             self.nonempty &= !1;
         }
         self.len -= 1;
-        e
+        Some(e)
     }
 
     /// Moves the smallest keys into bucket 0; `None` if the heap is empty.
@@ -204,58 +380,26 @@ impl<const CAPPED: bool> RadixHeap<CAPPED> {
         }
         let i = self.nonempty.trailing_zeros() as usize;
         self.nonempty &= !(1 << i);
-        // The bucket's entries move to lower buckets (all empty); its vector becomes the spare,
-        // and the spare's empty one takes its place.
-        std::mem::swap(&mut self.spare, &mut self.buckets[i]);
-        self.last = self.spare.iter().map(|e| e.0).min().expect("bucket marked non-empty");
-        // The lower buckets are empty, and each at most doubles (or takes 4 entries' room) as
-        // vectors grow: with room for that, they may grow as vectors do, and the room's bound
-        // takes the most they may add.
-        let n = self.spare.len();
-        let most_added = 2 * n + 4 * 64;
-        if CAPPED && self.room.saturating_add(most_added) > self.most_room {
-            self.count_room();
-        }
-        if !CAPPED || self.room.saturating_add(most_added) <= self.most_room {
-            let mut nonempty = self.nonempty;
-            for &(key, value) in &self.spare {
-                let b = bucket(key, self.last);
-                self.buckets[b].push((key, value));
-                nonempty |= 1 << b;
-            }
-            self.nonempty = nonempty;
-            if CAPPED {
-                self.room = self.room.saturating_add(most_added);
-            }
-        } else {
-            // Pushes that count their room borrow the heap: the entries move out meanwhile,
-            // their room counted apart.
-            let moving = std::mem::take(&mut self.spare);
-            self.moving_cap = moving.capacity();
-            for &(key, value) in &moving {
-                self.put(bucket(key, self.last), (key, value));
-            }
-            self.spare = moving;
-            self.moving_cap = 0;
-            self.count_room();
-        }
-        self.spare.clear();
+        self.last = self.buckets.least(i);
+        self.nonempty |= self.buckets.move_down(i, self.last);
         Some(())
     }
 
     /// Moves every entry, in no particular order, to `out`, leaving the heap empty (as
     /// [`clear`](Self::clear)).
     pub(crate) fn drain_into(&mut self, out: &mut Vec<Entry>) {
-        for b in self.buckets.iter_mut() {
-            out.append(b);
-        }
+        self.buckets.drain_into(out);
         self.clear();
     }
 
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        debug_assert!(!CAPPED || self.room >= self.held_room(), "the heap's room is bounded as it changes");
-        self.held_room() * std::mem::size_of::<Entry>()
+        self.buckets.heap_bytes()
+    }
+
+    /// Gives back the room its entries do not use.
+    pub(crate) fn give_back(&mut self) {
+        self.buckets.give_back();
     }
 }
 
@@ -265,7 +409,7 @@ mod tests {
 
     #[test]
     fn pops_in_key_order_with_monotone_pushes() {
-        let mut h = RadixHeap::<true>::default();
+        let mut h = RadixHeap::<BlockBuckets>::default();
         let mut seed = 7u64;
         let mut next = || {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -295,7 +439,7 @@ mod tests {
     /// Keys apart in bit 63 share the last bucket and still come out in order.
     #[test]
     fn keys_past_bit_62_pop_in_order() {
-        let mut h = RadixHeap::<true>::default();
+        let mut h = RadixHeap::<BlockBuckets>::default();
         let keys = [u64::MAX, 1 << 63, 5, (1 << 62) + 3, 1 << 62, (1 << 63) + 7, 6];
         for (i, &k) in keys.iter().enumerate() {
             h.push(k, i as u32);
@@ -306,49 +450,60 @@ mod tests {
         assert_eq!(popped, sorted);
     }
 
-    /// A capped heap pops what an uncapped one pops and keeps its room within the most allowed
-    /// (its entries at most 3,500, so that a refill's entries fit twice), where the uncapped
-    /// one's buckets keep several times its entries.
+    /// Many entries passing down the buckets, popped and pushed in turn: blocks and vectors pop
+    /// the same keys in order, and the blocks hold no more than the entries need plus one
+    /// partly filled (or kept empty) block per bucket, where the vectors keep several times the
+    /// entries (each bucket the room of the most it ever held).
     #[test]
-    fn a_capped_heap_keeps_its_room_within_the_most_allowed() {
-        let (mut capped, mut free) = (RadixHeap::<true>::default(), RadixHeap::<false>::default());
-        let most = 9000;
-        capped.set_most_room(most);
+    fn blocks_hold_what_the_entries_need() {
+        let (mut blocks, mut vecs) = (RadixHeap::<BlockBuckets>::default(), RadixHeap::<VecBuckets>::default());
         let mut seed = 11u64;
         let mut next = |n: u64| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
-        let (mut last, mut most_free) = (0, 0);
-        for round in 0..200 {
-            // Waves of pushes over a wide range of keys, then pops: entries pass down through
-            // many buckets.
-            for i in 0..next(1500) {
-                let k = last + next(1 << (4 + round % 30));
-                capped.push(k, i as u32);
-                free.push(k, i as u32);
-                assert!(capped.heap_bytes() <= most * 16, "round {round}: {} bytes", capped.heap_bytes());
+        let (mut last, mut most, mut vec_bytes) = (0, 0, 0);
+        for round in 0..400_000 {
+            // Pushes outnumber pops for the first half, then pops win.
+            let push = next(100) < if round < 200_000 { 60 } else { 35 } || vecs.len() == 0;
+            if push {
+                let bits = next(20) + 1;
+                let k = last + next(1 << bits);
+                blocks.push(k, round as u32);
+                vecs.push(k, round as u32);
+            } else {
+                let popped = blocks.pop().map(|e| e.0);
+                assert_eq!(popped, vecs.pop().map(|e| e.0), "round {round}");
+                last = popped.expect("not empty");
             }
-            let mut pops = next(1800);
-            while capped.len() > 2000 || pops > 0 {
-                pops = pops.saturating_sub(1);
-                let popped = capped.pop();
-                assert_eq!(popped.map(|e| e.0), free.pop().map(|e| e.0), "round {round}");
-                assert!(capped.heap_bytes() <= most * 16, "round {round}: {} bytes", capped.heap_bytes());
-                last = popped.map_or(last, |e| e.0);
-                if popped.is_none() {
-                    break;
-                }
-            }
-            assert_eq!(capped.len(), free.len());
-            most_free = most_free.max(free.heap_bytes());
+            most = most.max(blocks.len());
+            vec_bytes = vec_bytes.max(vecs.heap_bytes());
+            let used = blocks.buckets.pool.len() - blocks.buckets.free.len();
+            assert!(used <= blocks.len() / BLOCK + 64, "round {round}: {used} blocks for {}", blocks.len());
         }
-        assert!(most_free > 2 * most * 16, "the uncapped heap held {most_free} bytes");
+        assert!(most > 20_000, "{most}");
+        assert!(
+            blocks.buckets.pool.len() <= most.div_ceil(BLOCK) + 65,
+            "{} blocks for {most}",
+            blocks.buckets.pool.len()
+        );
+        assert!(vec_bytes > 2 * blocks.heap_bytes(), "vectors {vec_bytes}, blocks {}", blocks.heap_bytes());
+        // Given back, the free blocks leave; the heap still pops in order.
+        for _ in 0..1000 {
+            assert_eq!(blocks.pop().map(|e| e.0), vecs.pop().map(|e| e.0));
+        }
+        blocks.give_back();
+        assert_eq!(blocks.buckets.free.len(), 0);
+        assert!(blocks.buckets.pool.len() <= blocks.len() / BLOCK + 64);
+        while let Some((k, _)) = vecs.pop() {
+            assert_eq!(blocks.pop().map(|e| e.0), Some(k));
+        }
+        assert_eq!(blocks.pop(), None);
     }
 
     #[test]
     fn equal_keys_pop_newest_first() {
-        let mut h = RadixHeap::<true>::default();
+        let mut h = RadixHeap::<BlockBuckets>::default();
         h.push(5, 1);
         assert_eq!(h.pop(), Some((5, 1)));
         h.push(5, 2);

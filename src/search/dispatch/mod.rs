@@ -21,6 +21,7 @@ use crate::search::guide::Reach;
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
 use crate::search::path::{Path, SearchStats, SearchStep};
+use crate::search::radix_heap::VecBuckets;
 
 mod race;
 mod sight;
@@ -92,9 +93,9 @@ pub(crate) struct Dispatch {
     /// The A* engine, for every phase that does not jump except the [`PRELUDE`].
     astar: AStar,
     /// The A* engine of the [`PRELUDE`], on its own small pages.
-    prelude_astar: AStar<PRELUDE_PAGE_SHIFT, false>,
+    prelude_astar: AStar<PRELUDE_PAGE_SHIFT, VecBuckets>,
     /// The [`PRELUDE`]'s A* from the goal back to the start, when it runs from both ends.
-    prelude_reverse: AStar<PRELUDE_PAGE_SHIFT, false>,
+    prelude_reverse: AStar<PRELUDE_PAGE_SHIFT, VecBuckets>,
     /// The [`PRELUDE`] runs from both ends (`prelude_reverse` too).
     prelude_both: bool,
     /// The current phase runs jump point search (`search`, and `reverse` when racing).

@@ -24,6 +24,7 @@ use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
 use crate::search::path::{Path, SearchStats};
+use crate::search::radix_heap::VecBuckets;
 
 /// Work (expansions and voxels swept, [`JumpSearch::work`](crate::search::jps::JumpSearch::work)) the search from the start does
 /// alone before the search from the goal takes its first turn: none. (Tuned on the tuning half
@@ -88,7 +89,7 @@ impl Side for JumpSearch {
 }
 
 /// The prelude's A*: turns of expansions.
-impl Side for AStar<PRELUDE_PAGE_SHIFT, false> {
+impl Side for AStar<PRELUDE_PAGE_SHIFT, VecBuckets> {
     fn take_turn(
         &mut self,
         world: &VoxelWorld,
