@@ -25,7 +25,7 @@ use crate::search::canonical::{Canon, CanonFor, START, hold, serves_price};
 use crate::search::config::SearchConfig;
 use crate::search::guide::Guide;
 use crate::search::heuristic::Heuristic;
-use crate::search::nodes::fit_room;
+use crate::search::memory::fit_room;
 use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, Scores};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
@@ -337,8 +337,8 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
             if left == 0 {
                 return Ok(None);
             }
-            // What this search uses (its pages, 16 bytes per open-list entry), not the room its
-            // tables kept from earlier searches: the answer does not depend on them.
+            // What this search uses (its pages and open-list entries), not the room its tables
+            // kept from earlier searches: the answer does not depend on them.
             let held = self.nodes.bytes_in_use()
                 + self.open.bytes_in_use()
                 + if GUIDED { self.guide.bytes_in_use() } else { 0 };

@@ -45,8 +45,8 @@ use crate::grid::scan::{LATERAL, ScanCache};
 use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, CanonFor, START, falling_edge, hold};
 use crate::search::config::{DiagonalRule, SearchConfig};
-use crate::search::memory::EXPANSION_MARGIN;
-use crate::search::nodes::{NodeStore, fit_room};
+use crate::search::memory::{EXPANSION_MARGIN, fit_room};
+use crate::search::nodes::NodeStore;
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
 

@@ -2,10 +2,14 @@
 //! [`Limits::max_search_bytes`](crate::Limits) before anything is allocated: the tables sized
 //! by the world, at `begin` ([`search_table_bytes`]), and at each expansion the pages it may
 //! add (for A*, the node pages of a voxel's neighbours, `NodeStore::expansion_bytes`; for jump
-//! point search, [`EXPANSION_MARGIN`]).
+//! point search, [`EXPANSION_MARGIN`]); and what a search holds, kept near what it uses
+//! ([`fit_room`]).
 
 use crate::grid::world::VoxelWorld;
 use crate::search::config::{Algorithm, Fallback, SearchConfig};
+use crate::search::nodes::{NodeStore, Records};
+use crate::search::open_list::OpenList;
+use crate::search::radix_heap::Buckets;
 
 /// Bytes of the tables a query of `config` sizes by the world (not by what it explores): a
 /// page-table entry of 8 bytes per 16^3 chunk for A* (exact, weighted or budget); for jump
@@ -25,3 +29,25 @@ pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> u
 /// region (a block of 64 page numbers) of a new chunk (a block of 8 region blocks and its
 /// chunk), and their chunks' scan events; and, to spare, eight 16^3 chunks of 9-byte records.
 pub(crate) const EXPANSION_MARGIN: usize = 4096 * (8 * 16 + 12 + 64 * 4 + 9 * 4 + 64) + 8 * 4096 * 9;
+
+/// Keeps what a search's node pages and open list hold, with the room their vectors keep,
+/// within `limit`: room kept from earlier searches is given back once they would pass it, and
+/// each may grow into half of what is left. A search calls it as it starts and again whenever
+/// one of them grew, so that what it holds stays within its limit (one page or entry past it at
+/// most, as it nears the limit) and not only what it uses.
+#[cold]
+#[inline(never)]
+pub(crate) fn fit_room<R: Records, const SHIFT: i32, B: Buckets>(
+    nodes: &mut NodeStore<R, SHIFT>,
+    open: &mut OpenList<B>,
+    limit: usize,
+) {
+    let held = |nodes: &NodeStore<R, SHIFT>, open: &OpenList<B>| nodes.heap_bytes() + open.heap_bytes();
+    if held(nodes, open) > limit {
+        nodes.give_back();
+        open.give_back();
+    }
+    let spare = limit.saturating_sub(held(nodes, open)) / 2;
+    nodes.set_most_bytes(nodes.heap_bytes() + spare);
+    open.set_most_bytes(open.heap_bytes() + spare);
+}

@@ -10,8 +10,6 @@ use glam::{IVec3, UVec3};
 
 use crate::grid::layer::{CHUNK_MASK, CHUNK_SHIFT};
 use crate::grid::moves::{MOVES, OFFSETS};
-use crate::search::open_list::OpenList;
-use crate::search::radix_heap::Buckets;
 
 /// `info` flag: the node is on the open list (or was improved since it last left it).
 pub(crate) const OPEN: u8 = 0x40;
@@ -337,28 +335,6 @@ impl Records for Scores {
     fn heap_bytes(&self) -> usize {
         self.g.capacity() * 9
     }
-}
-
-/// Keeps what a search's node pages and open list hold, with the room their vectors keep,
-/// within `limit`: room kept from earlier searches is given back once they would pass it, and
-/// each may grow into half of what is left. A search calls it as it starts and again whenever
-/// one of them grew, so that what it holds stays within its limit (one page or entry past it at
-/// most, as it nears the limit) and not only what it uses.
-#[cold]
-#[inline(never)]
-pub(crate) fn fit_room<R: Records, const SHIFT: i32, B: Buckets>(
-    nodes: &mut NodeStore<R, SHIFT>,
-    open: &mut OpenList<B>,
-    limit: usize,
-) {
-    let held = |nodes: &NodeStore<R, SHIFT>, open: &OpenList<B>| nodes.heap_bytes() + open.heap_bytes();
-    if held(nodes, open) > limit {
-        nodes.give_back();
-        open.give_back();
-    }
-    let spare = limit.saturating_sub(held(nodes, open)) / 2;
-    nodes.set_most_bytes(nodes.heap_bytes() + spare);
-    open.set_most_bytes(open.heap_bytes() + spare);
 }
 
 /// Makes room in `v` for `len` entries: twice its room, within room for `most` (at least

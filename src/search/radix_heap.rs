@@ -32,7 +32,7 @@ fn bucket(key: u64, last: u64) -> usize {
 /// Where a radix heap keeps its 64 buckets' entries.
 pub(crate) trait Buckets: Default + Clone + std::fmt::Debug {
     /// Whether a search with these buckets keeps what it holds within its limit
-    /// ([`fit_room`](crate::search::nodes::fit_room)); searches whose expansions are few skip
+    /// ([`fit_room`](crate::search::memory::fit_room)); searches whose expansions are few skip
     /// the checks.
     const HELD_WITHIN_LIMIT: bool;
     /// Appends `e` to bucket `b`.
