@@ -32,9 +32,11 @@ pub(crate) const EXPANSION_MARGIN: usize = 4096 * (8 * 16 + 12 + 64 * 4 + 9 * 4 
 
 /// Keeps what a search's node pages and open list hold, with the room their vectors keep,
 /// within `limit`: room kept from earlier searches is given back once they would pass it, and
-/// each may grow into half of what is left. A search calls it as it starts and again whenever
-/// one of them grew, so that what it holds stays within its limit (one page or entry past it at
-/// most, as it nears the limit) and not only what it uses.
+/// of what is left the node pages may grow into an eighth, the 4-ary heap into half (the
+/// radix heap's blocks follow its entries, which the search's check counts). The entries and
+/// pages a search uses later fill the same room, so the pages' unused room is what passes the
+/// limit as a search nears it: an eighth kept it within 0.5 % on FB1 #4300 (half: 2.8 %). A
+/// search calls it as it starts and again whenever one of them grew.
 #[cold]
 #[inline(never)]
 pub(crate) fn fit_room<R: Records, const SHIFT: i32, B: Buckets>(
@@ -47,7 +49,7 @@ pub(crate) fn fit_room<R: Records, const SHIFT: i32, B: Buckets>(
         nodes.give_back();
         open.give_back();
     }
-    let spare = limit.saturating_sub(held(nodes, open)) / 2;
-    nodes.set_most_bytes(nodes.heap_bytes() + spare);
-    open.set_most_bytes(open.heap_bytes() + spare);
+    let spare = limit.saturating_sub(held(nodes, open));
+    nodes.set_most_bytes(nodes.heap_bytes() + spare / 8);
+    open.set_most_bytes(open.heap_bytes() + spare / 2);
 }
