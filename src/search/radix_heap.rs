@@ -12,10 +12,10 @@
 //!
 //! Memory: entries pass down through the buckets as the last popped key rises. Buckets that
 //! are vectors of their own ([`VecBuckets`]) each keep the room of the most they ever held: on
-//! the hardest Warframe problem (FB1 #4300, 8.8 M entries at once) A*'s held 649 MB of room
-//! for 141 MB of entries. [`BlockBuckets`] keep their entries in blocks of 512 from one pool
-//! and give a block back as it empties, so the heap holds about its most entries at once and
-//! a partly filled block per bucket (docs/robustness.md). The searches use blocks; the small
+//! the hardest Warframe problem (FB1 #4300, 8.8 M entries at once) A*'s buckets held 649 MB
+//! of room for 141 MB of entries. [`BlockBuckets`] keep their entries in blocks of 512 from
+//! one pool and give a block back as it empties, so the heap holds about its most entries at
+//! once and a partly filled block per bucket (docs/robustness.md). The searches use blocks; the small
 //! searches whose expansions are bounded (jump point search's prelude, the shared-goal field)
 //! keep vectors, cheaper for a few hundred entries.
 
