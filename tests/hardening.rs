@@ -530,3 +530,47 @@ fn a_search_holds_no_more_than_its_limit() {
     }
     assert!(checked > 20 && near > 6, "{checked} searches, {near} held more than half their limit");
 }
+
+/// Jump point search's scan cache, which a pathfinder keeps across queries, stays within the
+/// search limit too, on a world of more chunks than the cache keeps and under limits below its
+/// usual room (2049 pages of 6 KB): a new pathfinder holds at most the limit after a query. A
+/// kept one answers as a new one; it holds at most twice the limit, each engine within it (the
+/// A\* a jump point search fell back to, and the next query's jump searches). A\* alone, kept
+/// across queries, holds at most the limit: the room its node pages kept from a larger search
+/// is given back when its open list needs more.
+#[test]
+fn kept_room_and_the_scan_cache_stay_within_the_limit() {
+    let mut rng = rng(0x5CA1_CAC4E);
+    let world = walled_world(&mut rng, UVec3::new(512, 32, 320), 4, 0);
+    // From one side of the world to the other: long searches, the same for both algorithms.
+    let ends: Vec<(IVec3, IVec3)> = std::iter::repeat_with(|| {
+        let a = IVec3::new(rng.random_range(0..16), rng.random_range(0..32), rng.random_range(0..320));
+        let b = IVec3::new(rng.random_range(496..512), rng.random_range(0..32), rng.random_range(0..320));
+        (a, b)
+    })
+    .filter(|&(a, b)| passable(&world, a, Media::ANY) && passable(&world, b, Media::ANY))
+    .take(15)
+    .collect();
+    let (mut raced, mut checked) = (0, 0);
+    for algorithm in [Algorithm::Jps, Algorithm::AStar] {
+        for (limit, ends) in [12 << 20, 16 << 20, 24 << 20].into_iter().zip(ends.chunks(5)) {
+            let mut world = world.clone();
+            world.set_limits(Limits { max_search_bytes: limit, ..Limits::default() });
+            let mut kept = Pathfinder::new();
+            let most = if algorithm == Algorithm::Jps { 2 * limit } else { limit };
+            for &(a, b) in ends {
+                let request = PathRequest::new(a, b, SearchConfig { algorithm, ..Default::default() });
+                let mut fresh = Pathfinder::new();
+                let out = fresh.find(&world, None, &request);
+                raced += usize::from(fresh.chunks_scanned() > 0);
+                let held = fresh.memory_bytes();
+                assert!(held <= limit, "{algorithm:?} {a} -> {b}: held {held} bytes within {limit}");
+                assert_eq!(kept.find(&world, None, &request), out, "{algorithm:?} {a} -> {b}");
+                let held = kept.memory_bytes();
+                assert!(held <= most, "{algorithm:?} {a} -> {b}: kept {held} bytes within {limit}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(raced >= 3 && checked == 30, "{raced} queries read scan events, {checked} checked");
+}

@@ -11,7 +11,9 @@
 //! of zeros and cost only the test. Outside the world counts as blocked. The world cannot change under a query. The next query
 //! keeps what was read if it searches the same world revision (the same world, unedited) with
 //! the same media, and the cache holds at most [`KEEP_PAGES`] chunks; otherwise stamps make it
-//! start empty at no cost.
+//! start empty at no cost. Its room stays within the world's search limit: what it keeps
+//! across queries within a quarter of it, what it grows into in a query within half (each
+//! side of a race counts the pages it uses within its half).
 
 use glam::IVec3;
 
@@ -55,6 +57,8 @@ pub(crate) struct ScanCache {
     events: Vec<u32>,
     /// Chunks read in the current query.
     pub(crate) chunks_read: usize,
+    /// The most events the cache may have room for in the current query.
+    most_events: usize,
 }
 
 impl ScanCache {
@@ -64,6 +68,18 @@ impl ScanCache {
     pub(crate) fn reset(&mut self, world: &VoxelWorld, pass: Pass) {
         let key = (world.revision(), pass);
         self.chunks_read = 0;
+        // Room kept across queries: within a quarter of the search limit (the pages of a
+        // query may take half of it, see `read_chunk`).
+        let limit = world.limits().max_search_bytes;
+        let keep_events = (limit / 4 / 4).max(PAGE);
+        self.most_events = (limit / 2 / 4).max(PAGE);
+        if self.events.capacity() > keep_events {
+            // More room than the limit lets it keep (grown in a query, or the limit lowered
+            // since): what was read is forgotten and the room given back.
+            self.key = None;
+            self.events.truncate(keep_events);
+            self.events.shrink_to(keep_events);
+        }
         if self.key == Some(key) && self.used <= KEEP_PAGES + 1 {
             return;
         }
@@ -77,7 +93,7 @@ impl ScanCache {
             self.stamp = 0;
             // Room for what the cache may keep, so that growing into it across queries never
             // copies the pages read so far (measured: up to 1.6 ms in one query otherwise).
-            let keep = (KEEP_PAGES.min(self.table.len()) + 1) * PAGE;
+            let keep = ((KEEP_PAGES.min(self.table.len()) + 1) * PAGE).min(keep_events);
             self.events.reserve_exact(keep.saturating_sub(self.events.len()));
         }
         self.dims = dims;
@@ -219,6 +235,12 @@ impl ScanCache {
         self.table[chunk] = [self.stamp, page as u32];
         let start = page * PAGE;
         if self.events.len() < start + PAGE {
+            if self.events.capacity() < start + PAGE {
+                // Twice the room, within the query's most (past it the searches' checks,
+                // which count the pages used, end the search).
+                let room = (2 * self.events.capacity()).min(self.most_events).max(start + PAGE);
+                self.events.reserve_exact(room - self.events.len());
+            }
             self.events.resize(start + PAGE, 0);
         }
         let events = &mut self.events[start..start + PAGE];

@@ -488,7 +488,10 @@ impl JumpSearch {
             bound: 0,
         };
         let mut left = budget;
-        fit_room(&mut self.nodes, &mut self.open, world.limits().max_search_bytes / 2);
+        // Each side's room within its half of the limit, less its half of the scan cache's room
+        // (the two sides share the cache).
+        let room = |cache: &ScanCache| (world.limits().max_search_bytes / 2).saturating_sub(cache.heap_bytes() / 2);
+        fit_room(&mut self.nodes, &mut self.open, room(sweeper.cache));
         let mut result = loop {
             let Some((f, slot)) = self.open.peek() else {
                 break Err(PathError::Unreachable { expanded: self.stats.expanded });
@@ -520,7 +523,7 @@ impl JumpSearch {
                 break Err(PathError::MemoryLimit { needed: held + EXPANSION_MARGIN, limit });
             }
             if self.nodes.grew() || self.open.grew() {
-                fit_room(&mut self.nodes, &mut self.open, limit);
+                fit_room(&mut self.nodes, &mut self.open, room(sweeper.cache));
             }
             self.open.pop();
             left -= 1;

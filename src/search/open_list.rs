@@ -233,11 +233,15 @@ impl<B: Buckets> OpenList<B> {
 
     /// Keeps the room of the 4-ary heap within about `bytes` less what the rest holds from now
     /// on (one more entry always fits): a search sets it to what its limit leaves, so that its
-    /// growth stays within the limit too. (The radix heap's blocks follow its entries.)
+    /// growth stays within the limit too. The radix heap's blocks follow its entries (a block
+    /// for every 512 pushed), and past the same room it says it [`grew`](Self::grew), so that
+    /// the search can give back room it holds elsewhere.
     pub(crate) fn set_most_bytes(&mut self, bytes: usize) {
         let room = bytes.saturating_sub(self.heap_bytes() - self.heap.heap_bytes());
         self.heap.most_room = room / std::mem::size_of::<Entry>();
         self.heap.grew = false;
+        let room = bytes.saturating_sub(self.heap_bytes() - self.radix.heap_bytes());
+        self.radix.set_most_bytes(room);
     }
 
     /// Gives back all room beyond the entries held.
@@ -248,10 +252,11 @@ impl<B: Buckets> OpenList<B> {
         self.level.shrink_to_fit();
     }
 
-    /// Whether the 4-ary heap grew since [`set_most_bytes`](Self::set_most_bytes).
+    /// Whether the 4-ary heap grew, or the radix heap made room past its most, since
+    /// [`set_most_bytes`](Self::set_most_bytes): the search checks what it holds again.
     #[inline]
     pub(crate) fn grew(&self) -> bool {
-        self.heap.grew
+        self.heap.grew || self.radix.grew()
     }
 }
 

@@ -54,6 +54,13 @@ pub(crate) trait Buckets: Default + Clone + std::fmt::Debug {
     fn heap_bytes(&self) -> usize;
     /// Gives back the room its entries do not use.
     fn give_back(&mut self);
+    /// Whether it made room past the most set by [`set_most_bytes`](Self::set_most_bytes).
+    fn grew(&self) -> bool {
+        false
+    }
+    /// Sets the most room it may make without saying it [`grew`](Self::grew) (it still makes
+    /// room for every entry pushed): `bytes` of heap in all.
+    fn set_most_bytes(&mut self, _bytes: usize) {}
 }
 
 /// Each bucket a vector of its own.
@@ -164,6 +171,11 @@ pub(crate) struct BlockBuckets {
     free: Vec<u32>,
     /// The blocks of the bucket being moved down.
     spare: Vec<u32>,
+    /// The blocks the pool may hold before a new one says it [`grew`](Buckets::grew).
+    most_blocks: usize,
+    /// A block was made past `most_blocks` since the last
+    /// [`set_most_bytes`](Buckets::set_most_bytes).
+    grew: bool,
 }
 
 impl Default for BlockBuckets {
@@ -173,6 +185,8 @@ impl Default for BlockBuckets {
             pool: Vec::new(),
             free: Vec::new(),
             spare: Vec::new(),
+            most_blocks: usize::MAX,
+            grew: false,
         }
     }
 }
@@ -185,6 +199,7 @@ impl BlockBuckets {
         let block = match self.free.pop() {
             Some(block) => block,
             None => {
+                self.grew |= self.pool.len() >= self.most_blocks;
                 self.pool.push(Box::new([(0, 0); BLOCK]));
                 (self.pool.len() - 1) as u32
             }
@@ -316,6 +331,16 @@ impl Buckets for BlockBuckets {
         self.pool.shrink_to_fit();
         self.free = Vec::new();
     }
+
+    fn grew(&self) -> bool {
+        self.grew
+    }
+
+    fn set_most_bytes(&mut self, bytes: usize) {
+        // The bytes beside the blocks (their indices, a few per block) are left to the spare.
+        self.most_blocks = bytes / BLOCK_BYTES;
+        self.grew = false;
+    }
 }
 
 /// A monotone radix heap whose buckets keep their entries in `B`.
@@ -400,6 +425,19 @@ impl<B: Buckets> RadixHeap<B> {
     /// Gives back the room its entries do not use.
     pub(crate) fn give_back(&mut self) {
         self.buckets.give_back();
+    }
+
+    /// Whether its buckets made room past the most set by
+    /// [`set_most_bytes`](Self::set_most_bytes).
+    #[inline]
+    pub(crate) fn grew(&self) -> bool {
+        self.buckets.grew()
+    }
+
+    /// Sets the most room (`bytes` of heap in all) it may make before it says it
+    /// [`grew`](Self::grew).
+    pub(crate) fn set_most_bytes(&mut self, bytes: usize) {
+        self.buckets.set_most_bytes(bytes);
     }
 }
 

@@ -563,11 +563,14 @@ impl Dispatch {
                         {
                             self.carried = self.carried_at_target;
                             self.plain = true;
-                            // What the attempt held is given back first.
+                            // What the attempt held is given back first, the scan events it
+                            // read too (kept across queries, they would sit beside the A*'s
+                            // whole limit).
                             self.search.release();
                             self.reverse.release();
                             self.prelude_astar.release();
                             self.prelude_reverse.release();
+                            self.scans = ScanCache::default();
                             self.phase_left = usize::MAX;
                             self.start_phase(world, 100);
                         }
