@@ -315,8 +315,12 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         let (margin, limit) =
             (NodeStore::<Scores, SHIFT>::expansion_bytes(), world.limits().max_search_bytes / q.share.max(1));
         let mut left = budget;
+        // Past this the search's use and the room it holds beside it could pass the limit
+        // (room kept from an earlier search): the radix heap's new blocks check the room again.
+        let mut watch = limit;
         if B::HELD_WITHIN_LIMIT {
             self.fit_room(limit);
+            watch = self.watch_from(limit, margin);
         }
         while let Some((_, slot)) = self.open.peek() {
             let slot = slot as usize;
@@ -343,11 +347,18 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
                 + self.open.bytes_in_use()
                 + if GUIDED { self.guide.bytes_in_use() } else { 0 };
             let needed = held + margin;
-            if needed > limit {
-                return Err(PathError::MemoryLimit { needed, limit });
+            if needed > watch {
+                if needed > limit {
+                    return Err(PathError::MemoryLimit { needed, limit });
+                }
+                if B::HELD_WITHIN_LIMIT && self.open.radix_grew() {
+                    self.fit_room(limit);
+                    watch = self.watch_from(limit, margin);
+                }
             }
             if B::HELD_WITHIN_LIMIT && (self.nodes.grew() || self.open.grew()) {
                 self.fit_room(limit);
+                watch = self.watch_from(limit, margin);
             }
             self.open.pop();
             left -= 1;
@@ -408,6 +419,15 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
     #[inline(never)]
     fn fit_room(&mut self, limit: usize) {
         fit_room(&mut self.nodes, &mut self.open, limit);
+    }
+
+    /// What the search may use (with `margin`) before the room its node pages and open list
+    /// hold beside that use could take it past `limit`.
+    #[cold]
+    #[inline(never)]
+    fn watch_from(&self, limit: usize, margin: usize) -> usize {
+        let unused = self.nodes.heap_bytes().saturating_sub(self.nodes.bytes_in_use()) + self.open.unused_bytes();
+        limit.saturating_sub(unused).max(margin)
     }
 
     /// The cost of move `m` into a free voxel, priced by its medium (`water`: the water voxels

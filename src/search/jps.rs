@@ -522,7 +522,7 @@ impl JumpSearch {
             if held + EXPANSION_MARGIN > limit {
                 break Err(PathError::MemoryLimit { needed: held + EXPANSION_MARGIN, limit });
             }
-            if self.nodes.grew() || self.open.grew() {
+            if self.nodes.grew() || self.open.grew() || self.open.radix_grew() {
                 fit_room(&mut self.nodes, &mut self.open, room(sweeper.cache));
             }
             self.open.pop();

@@ -252,11 +252,25 @@ impl<B: Buckets> OpenList<B> {
         self.level.shrink_to_fit();
     }
 
-    /// Whether the 4-ary heap grew, or the radix heap made room past its most, since
-    /// [`set_most_bytes`](Self::set_most_bytes): the search checks what it holds again.
+    /// Whether the 4-ary heap grew since [`set_most_bytes`](Self::set_most_bytes): the search
+    /// checks what it holds again.
     #[inline]
     pub(crate) fn grew(&self) -> bool {
-        self.heap.grew || self.radix.grew()
+        self.heap.grew
+    }
+
+    /// Whether the radix heap made room past its most since
+    /// [`set_most_bytes`](Self::set_most_bytes). (Asked only where the room a search holds
+    /// beside its use could pass its limit, see [`unused_bytes`](Self::unused_bytes): the
+    /// question in every expansion cost A\* 1.2 % more instructions.)
+    #[inline]
+    pub(crate) fn radix_grew(&self) -> bool {
+        self.radix.grew()
+    }
+
+    /// Bytes held beyond what its entries take.
+    pub(crate) fn unused_bytes(&self) -> usize {
+        self.heap_bytes().saturating_sub(self.bytes_in_use())
     }
 }
 
