@@ -27,8 +27,11 @@
 pub struct Limits {
     /// Bytes a world may hold: its chunk tables and chunks (default 512 MiB).
     pub max_world_bytes: usize,
-    /// Bytes one structure built over a world may hold: a search's node tables (each side of a
-    /// race counts), connectivity labels (default 512 MiB).
+    /// Bytes one structure built over a world may hold: one search (its node tables and open
+    /// list with the room they keep; the two sides of a race together, with the scan events of
+    /// jump point search), connectivity labels (default 512 MiB). A
+    /// [`Pathfinder`](crate::Pathfinder) keeps each of its engines' tables (A\*, jump point
+    /// search) for its next queries, each within this.
     pub max_search_bytes: usize,
 }
 
