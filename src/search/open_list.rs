@@ -234,8 +234,9 @@ impl<B: Buckets> OpenList<B> {
     /// Keeps the room of the 4-ary heap within about `bytes` less what the rest holds from now
     /// on (one more entry always fits): a search sets it to what its limit leaves, so that its
     /// growth stays within the limit too. The radix heap's blocks follow its entries (a block
-    /// for every 512 pushed), and past the same room it says it [`grew`](Self::grew), so that
-    /// the search can give back room it holds elsewhere.
+    /// for every 512 pushed), and past the same room it says so
+    /// ([`radix_grew`](Self::radix_grew)), so that the search can give back room it holds
+    /// elsewhere.
     pub(crate) fn set_most_bytes(&mut self, bytes: usize) {
         let room = bytes.saturating_sub(self.heap_bytes() - self.heap.heap_bytes());
         self.heap.most_room = room / std::mem::size_of::<Entry>();
