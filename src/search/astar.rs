@@ -319,8 +319,7 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         // (room kept from an earlier search): the radix heap's new blocks check the room again.
         let mut watch = limit;
         if B::HELD_WITHIN_LIMIT {
-            self.fit_room(limit);
-            watch = self.watch_from(limit, margin);
+            watch = self.fit_room(limit, margin);
         }
         while let Some((_, slot)) = self.open.peek() {
             let slot = slot as usize;
@@ -352,13 +351,11 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
                     return Err(PathError::MemoryLimit { needed, limit });
                 }
                 if B::HELD_WITHIN_LIMIT && self.open.radix_grew() {
-                    self.fit_room(limit);
-                    watch = self.watch_from(limit, margin);
+                    watch = self.fit_room(limit, margin);
                 }
             }
             if B::HELD_WITHIN_LIMIT && (self.nodes.grew() || self.open.grew()) {
-                self.fit_room(limit);
-                watch = self.watch_from(limit, margin);
+                watch = self.fit_room(limit, margin);
             }
             self.open.pop();
             left -= 1;
@@ -414,18 +411,13 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         Err(PathError::Unreachable { expanded: self.stats.expanded })
     }
 
-    /// Keeps its node pages and open list within `limit` ([`fit_room`]).
+    /// Keeps its node pages and open list within `limit` ([`fit_room`]), and returns what the
+    /// search may use (with `margin`) before the room they hold beside that use could take it
+    /// past `limit`: from there the radix heap's new blocks call this again.
     #[cold]
     #[inline(never)]
-    fn fit_room(&mut self, limit: usize) {
+    fn fit_room(&mut self, limit: usize, margin: usize) -> usize {
         fit_room(&mut self.nodes, &mut self.open, limit);
-    }
-
-    /// What the search may use (with `margin`) before the room its node pages and open list
-    /// hold beside that use could take it past `limit`.
-    #[cold]
-    #[inline(never)]
-    fn watch_from(&self, limit: usize, margin: usize) -> usize {
         let unused = self.nodes.heap_bytes().saturating_sub(self.nodes.bytes_in_use()) + self.open.unused_bytes();
         limit.saturating_sub(unused).max(margin)
     }

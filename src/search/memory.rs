@@ -33,11 +33,11 @@ pub(crate) const EXPANSION_MARGIN: usize = 4096 * (8 * 16 + 12 + 64 * 4 + 9 * 4 
 /// Keeps what a search's node pages and open list hold, with the room their vectors keep,
 /// within `limit`: room kept from earlier searches is given back once they would pass it, and
 /// of what is left the node pages may grow into an eighth, the 4-ary heap into half (the
-/// radix heap's blocks follow its entries, which the search's check counts; past that half it
-/// says so, and the search calls this again). The entries and
-/// pages a search uses later fill the same room, so the pages' unused room is what passes the
-/// limit as a search nears it: an eighth kept it within 0.5 % on FB1 #4300 (half: 2.8 %). A
-/// search calls it as it starts and again whenever one of them grew.
+/// radix heap's blocks follow its entries, which the search's check counts, and it says when
+/// they pass that half). The entries and pages a search uses later fill the same room, so the
+/// pages' unused room is what passes the limit as a search nears it: an eighth kept it within
+/// 0.5 % on FB1 #4300 (half: 2.8 %). A search calls it as it starts and again whenever one of
+/// them grew.
 #[cold]
 #[inline(never)]
 pub(crate) fn fit_room<R: Records, const SHIFT: i32, B: Buckets>(
