@@ -30,8 +30,10 @@ pub struct Limits {
     /// Bytes one structure built over a world may hold: one search (its node tables and open
     /// list with the room they keep; the two sides of a race together, with the scan events of
     /// jump point search), connectivity labels (default 512 MiB). A
-    /// [`Pathfinder`](crate::Pathfinder) keeps each of its engines' tables (A\*, jump point
-    /// search) for its next queries, each within this.
+    /// [`Pathfinder`](crate::Pathfinder) keeps its engines' tables (A\*, jump point search)
+    /// for its next queries, each within this, and all of them within this after each query:
+    /// where they hold more together, those the query did not end with give theirs back. (While
+    /// a query runs, its engines grow within this beside what the others kept.)
     pub max_search_bytes: usize,
 }
 

@@ -260,6 +260,13 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         self.late = Vec::new();
     }
 
+    /// Gives back the room its node pages and open list keep beside what the current (or
+    /// last) search uses.
+    pub(crate) fn give_back(&mut self) {
+        self.nodes.give_back();
+        self.open.give_back();
+    }
+
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.nodes.heap_bytes()

@@ -386,6 +386,13 @@ impl JumpSearch {
         self.open = OpenList::default();
     }
 
+    /// Gives back the room its node pages and open list keep beside what the current (or
+    /// last) search uses.
+    pub(crate) fn give_back(&mut self) {
+        self.nodes.give_back();
+        self.open.give_back();
+    }
+
     /// Chunks whose scan events the current (or last) search built.
     pub(crate) fn chunks_scanned(&self) -> usize {
         self.chunks

@@ -216,7 +216,11 @@ impl Pathfinder {
     /// assert_eq!(Ok(path), Pathfinder::new().find(&world, None, &request));
     /// ```
     pub fn advance(&mut self, world: &VoxelWorld, budget: usize) -> SearchStep {
-        self.run.advance(world, budget)
+        let step = self.run.advance(world, budget);
+        if !matches!(step, SearchStep::Pending) {
+            self.run.keep_within(world.limits().max_search_bytes);
+        }
+        step
     }
 
     /// Statistics of the current (or last) search.
@@ -235,7 +239,8 @@ impl Pathfinder {
         self.run.chunks_scanned()
     }
 
-    /// Bytes of heap this pathfinder holds.
+    /// Bytes of heap this pathfinder holds: after a query, at most the world's
+    /// [`max_search_bytes`](crate::Limits::max_search_bytes).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.run.heap_bytes()

@@ -64,16 +64,54 @@ pub(crate) trait Buckets: Default + Clone + std::fmt::Debug {
 }
 
 /// Each bucket a vector of its own.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct VecBuckets {
     buckets: Box<[Vec<Entry>; 64]>,
     /// The vector of the bucket being moved down, kept for the next refill.
     spare: Vec<Entry>,
+    /// The room of the buckets and `spare` together, in entries, counted as they grow: what
+    /// they hold is known without reading every bucket.
+    room: usize,
 }
 
 impl Default for VecBuckets {
     fn default() -> Self {
-        Self { buckets: Box::new(std::array::from_fn(|_| Vec::new())), spare: Vec::new() }
+        Self { buckets: Box::new(std::array::from_fn(|_| Vec::new())), spare: Vec::new(), room: 0 }
+    }
+}
+
+/// A copy's vectors have room for their entries alone: its room is counted again.
+impl Clone for VecBuckets {
+    fn clone(&self) -> Self {
+        let mut copy = Self { buckets: self.buckets.clone(), spare: self.spare.clone(), room: 0 };
+        copy.room = copy.room_of_all();
+        copy
+    }
+}
+
+impl VecBuckets {
+    /// Makes room for one more entry in the full bucket `v`, counted in `room`.
+    #[cold]
+    #[inline(never)]
+    fn grow(v: &mut Vec<Entry>, room: &mut usize) {
+        let before = v.capacity();
+        v.reserve(1);
+        *room += v.capacity() - before;
+    }
+
+    /// Appends `e` to bucket `b`, counting the room it makes.
+    #[inline]
+    fn push_counted(buckets: &mut [Vec<Entry>; 64], room: &mut usize, b: usize, e: Entry) {
+        let v = &mut buckets[b];
+        if v.len() == v.capacity() {
+            Self::grow(v, room);
+        }
+        v.push(e);
+    }
+
+    /// The room of every vector, read one by one.
+    fn room_of_all(&self) -> usize {
+        self.buckets.iter().map(Vec::capacity).sum::<usize>() + self.spare.capacity()
     }
 }
 
@@ -82,7 +120,7 @@ impl Buckets for VecBuckets {
 
     #[inline]
     fn push(&mut self, b: usize, e: Entry) {
-        self.buckets[b].push(e);
+        Self::push_counted(&mut self.buckets, &mut self.room, b, e);
     }
 
     #[inline]
@@ -105,7 +143,7 @@ impl Buckets for VecBuckets {
         let mut touched = 0;
         for &(key, value) in &self.spare {
             let b = bucket(key, last);
-            self.buckets[b].push((key, value));
+            Self::push_counted(&mut self.buckets, &mut self.room, b, (key, value));
             touched |= 1 << b;
         }
         self.spare.clear();
@@ -125,7 +163,8 @@ impl Buckets for VecBuckets {
     }
 
     fn heap_bytes(&self) -> usize {
-        (self.buckets.iter().map(Vec::capacity).sum::<usize>() + self.spare.capacity()) * std::mem::size_of::<Entry>()
+        debug_assert_eq!(self.room, self.room_of_all());
+        self.room * std::mem::size_of::<Entry>()
     }
 
     fn give_back(&mut self) {
@@ -133,7 +172,16 @@ impl Buckets for VecBuckets {
             b.shrink_to_fit();
         }
         self.spare = Vec::new();
+        self.room = self.room_of_all();
     }
+}
+
+/// Appends `block` to `list`, counting the room it makes in `room`.
+#[inline]
+fn push_index(list: &mut Vec<u32>, block: u32, room: &mut usize) {
+    let before = list.capacity();
+    list.push(block);
+    *room += list.capacity() - before;
 }
 
 /// Entries per block of [`BlockBuckets`].
@@ -162,7 +210,7 @@ impl Default for Bucket {
 
 /// The buckets' entries in blocks of [`BLOCK`] from one pool, each block back in the pool as
 /// soon as it empties: the room follows the entries held, however they pass down the buckets.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct BlockBuckets {
     buckets: Box<[Bucket; 64]>,
     /// Every block made, in use or free.
@@ -171,6 +219,9 @@ pub(crate) struct BlockBuckets {
     free: Vec<u32>,
     /// The blocks of the bucket being moved down.
     spare: Vec<u32>,
+    /// The room of the buckets' block lists, `free` and `spare` together, in entries, counted
+    /// as they grow: what they hold is known without reading every bucket.
+    index_room: usize,
     /// The blocks the pool may hold before a new one says it [`grew`](Buckets::grew).
     most_blocks: usize,
     /// A block was made past `most_blocks` since the last
@@ -185,9 +236,27 @@ impl Default for BlockBuckets {
             pool: Vec::new(),
             free: Vec::new(),
             spare: Vec::new(),
+            index_room: 0,
             most_blocks: usize::MAX,
             grew: false,
         }
+    }
+}
+
+/// A copy's lists have room for their entries alone: its room is counted again.
+impl Clone for BlockBuckets {
+    fn clone(&self) -> Self {
+        let mut copy = Self {
+            buckets: self.buckets.clone(),
+            pool: self.pool.clone(),
+            free: self.free.clone(),
+            spare: self.spare.clone(),
+            index_room: 0,
+            most_blocks: self.most_blocks,
+            grew: self.grew,
+        };
+        copy.index_room = copy.index_room_of_all();
+        copy
     }
 }
 
@@ -206,9 +275,14 @@ impl BlockBuckets {
         };
         self.pool[block as usize][0] = e;
         let bucket = &mut self.buckets[b];
-        bucket.blocks.push(block);
+        push_index(&mut bucket.blocks, block, &mut self.index_room);
         bucket.cur = block;
         bucket.top = 1;
+    }
+
+    /// The room of every block list, read one by one.
+    fn index_room_of_all(&self) -> usize {
+        self.buckets.iter().map(|b| b.blocks.capacity()).sum::<usize>() + self.free.capacity() + self.spare.capacity()
     }
 
     /// Entries in block `k` of `blocks`, the last one filled to `top`.
@@ -249,7 +323,7 @@ impl Buckets for BlockBuckets {
         if first.blocks.len() == 1 {
             return (e, true);
         }
-        self.free.push(first.cur);
+        push_index(&mut self.free, first.cur, &mut self.index_room);
         first.blocks.pop();
         first.cur = *first.blocks.last().expect("more than one block");
         first.top = BLOCK;
@@ -280,7 +354,7 @@ impl Buckets for BlockBuckets {
                 self.push(b, e);
                 touched |= 1 << b;
             }
-            self.free.push(block);
+            push_index(&mut self.free, block, &mut self.index_room);
         }
         self.spare = blocks;
         self.spare.clear();
@@ -291,7 +365,9 @@ impl Buckets for BlockBuckets {
         for b in self.buckets.iter_mut() {
             // All but the first block back to the pool.
             if b.blocks.len() > 1 {
+                let before = self.free.capacity();
                 self.free.extend_from_slice(&b.blocks[1..]);
+                self.index_room += self.free.capacity() - before;
                 b.blocks.truncate(1);
             }
             match b.blocks.first() {
@@ -311,10 +387,8 @@ impl Buckets for BlockBuckets {
     }
 
     fn heap_bytes(&self) -> usize {
-        let indices: usize = self.buckets.iter().map(|b| b.blocks.capacity()).sum::<usize>()
-            + self.free.capacity()
-            + self.spare.capacity();
-        self.pool.len() * BLOCK_BYTES + self.pool.capacity() * 8 + indices * 4
+        debug_assert_eq!(self.index_room, self.index_room_of_all());
+        self.pool.len() * BLOCK_BYTES + self.pool.capacity() * 8 + self.index_room * 4
     }
 
     /// Gives back the free blocks (renumbering the ones in use).
@@ -330,6 +404,7 @@ impl Buckets for BlockBuckets {
         }
         self.pool.shrink_to_fit();
         self.free = Vec::new();
+        self.index_room = self.index_room_of_all();
     }
 
     fn grew(&self) -> bool {

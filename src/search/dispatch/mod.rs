@@ -711,6 +711,38 @@ impl Dispatch {
         self.search.chunks_scanned() + if self.racing { self.reverse.chunks_scanned() } else { 0 }
     }
 
+    /// After a query: where its engines together hold more than `limit` (each keeps its tables
+    /// for the next queries, within the limit alone), those its last phase did not run give
+    /// back all they hold, and those it ran the room they do not use. What the query reports
+    /// ([`stats`](Self::stats)) comes from the phases carried and the engines of the last one,
+    /// so it does not change; nor does any later answer.
+    pub(crate) fn keep_within(&mut self, limit: usize) {
+        if self.heap_bytes() <= limit {
+            return;
+        }
+        if !self.prelude {
+            self.prelude_astar.release();
+            self.prelude_reverse.release();
+        }
+        if self.prelude || self.jump {
+            self.astar.release();
+        }
+        if self.prelude || !self.jump {
+            self.search.release();
+            self.reverse.release();
+            self.scans = ScanCache::default();
+        }
+        self.flood = Flood::default();
+        self.walked = Vec::new();
+        if self.heap_bytes() > limit {
+            self.astar.give_back();
+            self.prelude_astar.give_back();
+            self.prelude_reverse.give_back();
+            self.search.give_back();
+            self.reverse.give_back();
+        }
+    }
+
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.astar.heap_bytes()
