@@ -280,6 +280,18 @@ impl BlockBuckets {
         bucket.top = 1;
     }
 
+    /// Bucket 0's last block is empty (and not its only one): back to the pool, the one before
+    /// it full.
+    #[cold]
+    #[inline(never)]
+    fn next_block0(&mut self) {
+        let first = &mut self.buckets[0];
+        push_index(&mut self.free, first.cur, &mut self.index_room);
+        first.blocks.pop();
+        first.cur = *first.blocks.last().expect("more than one block");
+        first.top = BLOCK;
+    }
+
     /// The room of every block list, read one by one.
     fn index_room_of_all(&self) -> usize {
         self.buckets.iter().map(|b| b.blocks.capacity()).sum::<usize>() + self.free.capacity() + self.spare.capacity()
@@ -323,10 +335,7 @@ impl Buckets for BlockBuckets {
         if first.blocks.len() == 1 {
             return (e, true);
         }
-        push_index(&mut self.free, first.cur, &mut self.index_room);
-        first.blocks.pop();
-        first.cur = *first.blocks.last().expect("more than one block");
-        first.top = BLOCK;
+        self.next_block0();
         (e, false)
     }
 
