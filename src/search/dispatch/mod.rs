@@ -733,7 +733,6 @@ impl Dispatch {
             self.scans = ScanCache::default();
         }
         self.flood = Flood::default();
-        self.walked = Vec::new();
         if self.heap_bytes() > limit {
             self.astar.give_back();
             self.prelude_astar.give_back();
