@@ -73,7 +73,7 @@ impl Pose {
     }
 
     /// Yaw, pitch and roll in radians (`Ry(yaw) * Rx(pitch) * Rz(roll)`, see
-    /// [`euler_transform`](crate::euler_transform)); computed in `f64`. When forward is
+    /// [`euler_transform`]); computed in `f64`. When forward is
     /// vertical, roll is 0 and yaw carries the whole turn about the vertical.
     #[must_use]
     pub fn euler_angles(&self) -> (f32, f32, f32) {
@@ -82,7 +82,7 @@ impl Pose {
     }
 
     /// The homogeneous transform built explicitly as `T(position) * Ry(yaw) * Rx(pitch) *
-    /// Rz(roll)` with [`euler_transform`](crate::euler_transform); equal to
+    /// Rz(roll)` with [`euler_transform`]; equal to
     /// [`transform`](Self::transform) up to rounding (about 1e-6 per entry).
     #[must_use]
     pub fn euler_transform(&self) -> Mat4 {
@@ -105,7 +105,7 @@ struct TKnot {
 ///
 /// # How the orientation is made
 /// Local axes are glTF / Bevy's (forward -Z, up +Y, right +X; Euler angles as in
-/// [`euler_transform`](crate::euler_transform)).
+/// [`euler_transform`]).
 /// Along the path, in order:
 /// 1. **Forward follows the tangent.** At a sharp corner of the smoothed path (where no bend
 ///    fitted) the agent stops and *turns in place* at [`FlightProfile::turn_rate`], about the

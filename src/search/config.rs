@@ -13,7 +13,7 @@ use crate::search::heuristic::Heuristic;
 /// Every algorithm but [`Algorithm::AStar`] (the plain reference) answers an open-air query
 /// without a search: where nothing blocks the straight line between the ends, the query first
 /// walks the octile path between them (diagonal moves first, then edge, then face moves). If
-/// every step is legal (and, with [`Media`](crate::Media) weights above 100, enters only
+/// every step is legal (and, with [`Media`] weights above 100, enters only
 /// voxels of weight 100) that path is the answer: it costs the octile distance, the least any
 /// path can, so it is optimal
 /// ([`SearchStats::weight`](crate::SearchStats::weight) 100), with
@@ -108,7 +108,7 @@ pub enum Algorithm {
     /// lower bound of the optimum that the first phase proved (if that is above 10, the
     /// search goes on without the graph, at weight 10). If the graph shows no way at all
     /// under [`DiagonalRule::Strict`], the query fails
-    /// [`PathError::Unreachable`](crate::PathError::Unreachable) there. If it cannot tell,
+    /// [`PathError::Unreachable`] there. If it cannot tell,
     /// after the first phase (unless the diagonal rule is [`DiagonalRule::Faces`], where a
     /// move may be one-way, or the fallback is [`Fallback::Closest`]) a flood of at most
     /// `phase_expansions` voxels from the goal looks for the start: a goal walled in a smaller

@@ -38,7 +38,7 @@ pub struct SearchStats {
     pub peak_bytes: usize,
 }
 
-/// A path from start to goal through a [`VoxelWorld`](crate::VoxelWorld).
+/// A path from start to goal through a [`VoxelWorld`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Path {
     /// Voxels from start to goal, inclusive; each step is one legal move.

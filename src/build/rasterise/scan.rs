@@ -236,11 +236,11 @@ pub(super) fn flat(q: &[DVec3; 4], dims: IVec3, lim: [(i32, i32); 3], w: &Writer
     }
 }
 
-/// [`rows`] for a polygon of `N` (3 to [`ROW_VERTS`]) vertices, the same extents (the same
-/// crossings, computed the same way, and the same vertices), with no scratch: each line's
-/// crossings are found once, when the row below it is done, and the few vertices are tested
-/// per row. `N` is a constant so that the loops over vertices and edges unroll and their
-/// tables stay in registers.
+/// The tests' `rows` (the earlier scan, kept as their reference) for a polygon of `N` (3 to
+/// [`ROW_VERTS`]) vertices: the same extents (the same crossings, computed the same way, and
+/// the same vertices), with no scratch: each line's crossings are found once, when the row
+/// below it is done, and the few vertices are tested per row. `N` is a constant so that the
+/// loops over vertices and edges unroll and their tables stay in registers.
 #[inline]
 fn flat_rows<const N: usize>(v: &[DVec2; N], n_rows: i32, (w0, w1): (i32, i32), mut emit: impl Rows) {
     // Per vertex, from one rounding of its y: the rows of its widened slab and `floor(y)`,
