@@ -250,21 +250,26 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         SearchStats { peak_bytes, ..self.stats }
     }
 
-    /// Gives back the memory of its node pages and open list, the search abandoned (a query
-    /// that falls back to plain A* within the whole limit).
+    /// Gives back the memory of its node pages, open list and guide (its regions are built
+    /// again as a later search asks), the search abandoned: a query that falls back to plain
+    /// A* within the whole limit, or a pathfinder whose other engines need the room.
     pub(crate) fn release(&mut self) {
         self.q.done = true;
         self.nodes = NodeStore::default();
         self.open = OpenList::default();
         self.ties = hashbrown::HashMap::new();
         self.late = Vec::new();
+        self.guide = Guide::default();
     }
 
     /// Gives back the room its node pages and open list keep beside what the current (or
-    /// last) search uses.
+    /// last) search uses, and its guide if that search did not follow it.
     pub(crate) fn give_back(&mut self) {
         self.nodes.give_back();
         self.open.give_back();
+        if !self.q.guided {
+            self.guide = Guide::default();
+        }
     }
 
     /// Bytes of heap held.
