@@ -438,13 +438,16 @@ pub fn check_query(data: &[u8]) -> Outcome {
                 assert_eq!((path.voxels.last(), Some(path.cost)), (Some(&target), best), "A* within {limit}");
                 out.tight_limits += 1;
             }
-            // The same three on one kept pathfinder, in turn and twice: the same answers, and
-            // its engines together within the limit after each query.
+            // The same three and the budget mode on one kept pathfinder, in turn and twice: the
+            // same answers, and its engines together within the limit after each query.
             let mut kept = Pathfinder::new();
             for round in 0..2 {
-                for (algorithm, prelude) in
-                    [(Algorithm::Jps, None), (Algorithm::AStar, None), (Algorithm::Jps, Some(0))]
-                {
+                for (algorithm, prelude) in [
+                    (Algorithm::Jps, None),
+                    (Algorithm::AStar, None),
+                    (Algorithm::BUDGET, None),
+                    (Algorithm::Jps, Some(0)),
+                ] {
                     kept.set_jps_prelude(prelude);
                     let request = PathRequest::new(start, goal, SearchConfig { algorithm, ..config });
                     let answer = kept.find(&tight, labels.as_ref(), &request);
