@@ -39,6 +39,52 @@ fn sliced_equals_one_shot() {
     assert!(pending_seen > 1000, "slices too coarse to test anything: {pending_seen}");
 }
 
+/// A search whose open list holds thousands of entries: in slices of one or a few
+/// expansions, its refills (which move a whole bucket of the radix heap) and its pops of stale
+/// entries pause within the slice's share and go on in the next, and the answer is the
+/// one-shot one. Slices of one expansion then outnumber the expansions.
+#[test]
+fn refills_pause_within_slices_and_give_the_one_shot_answer() {
+    // A wall across the world with one small opening at a far corner: A* fills the near half.
+    let n = 40;
+    let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::splat(n)).unwrap();
+    let n = n as i32;
+    world.fill_voxels(glam::IVec3::new(n / 2, 0, 0), glam::IVec3::new(n / 2, n - 1, n - 1), Voxel::Solid).unwrap();
+    world
+        .fill_voxels(glam::IVec3::new(n / 2, n - 3, n - 3), glam::IVec3::new(n / 2, n - 2, n - 2), Voxel::Air)
+        .unwrap();
+    let (start, goal) = (glam::IVec3::new(2, n / 2, n / 2), glam::IVec3::new(n - 3, n / 2, n / 2));
+    let (mut one_shot, mut sliced) = (Pathfinder::new(), Pathfinder::new());
+    for algorithm in [Algorithm::AStar, Algorithm::BUDGET] {
+        for slice in [1, 3, 16] {
+            let config = SearchConfig { algorithm, ..Default::default() };
+            let request = PathRequest::new(start, goal, config);
+            let expected = one_shot.find(&world, None, &request).unwrap();
+            sliced.begin(&world, None, &request).unwrap();
+            let mut steps = 0;
+            let got = loop {
+                steps += 1;
+                match sliced.advance(&world, slice) {
+                    SearchStep::Pending => {}
+                    SearchStep::Found(p) => break p,
+                    SearchStep::Failed(e) => panic!("{algorithm:?} slice {slice}: {e}"),
+                }
+            };
+            assert_eq!(got, expected, "{algorithm:?} slice {slice}");
+            if algorithm == Algorithm::AStar {
+                assert!(expected.stats.expanded > 5_000, "expanded {}", expected.stats.expanded);
+                if slice == 1 {
+                    assert!(
+                        steps > expected.stats.expanded + 10,
+                        "{steps} steps, {} expanded",
+                        expected.stats.expanded
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn an_edited_world_stops_a_sliced_search() {
     let mut world = voxnav::VoxelWorld::new(glam::Vec3::ZERO, 1.0, UVec3::splat(32)).unwrap();

@@ -87,6 +87,11 @@ pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT, B: Buckets = BlockBucket
     retraced: Vec<IVec3>,
 }
 
+/// Entries of the open list a time slice's refills may read or move per expansion of its
+/// budget: reading or moving an entry costs a small part of an expansion, so a slice's
+/// refills take about as long as its expansions (docs/living-worlds.md, "Refills in parts").
+const REFILL_ENTRIES: usize = 32;
+
 /// Canonical searches: bit of `info`'s move field set when the voxel was reached at its cost by
 /// more moves than that one (listed in [`AStar::ties`]). Moves are below 26, and the start
 /// ([`NO_PARENT`]) is never reached again at cost 0.
@@ -298,12 +303,18 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
             self.q.done = true;
             return Err(PathError::WorldChanged);
         }
+        // A time slice's refills of the open list stay in proportion to its budget; other
+        // calls (levels, bounds) finish a paused one. A call with no budget still answers
+        // the goal if it is next, as without the bound.
+        let quota = (budget != usize::MAX && budget > 0).then(|| budget.saturating_mul(REFILL_ENTRIES));
+        self.open.set_refill_quota(quota);
         let out = match (self.q.weight == 100, self.q.guided) {
             (true, _) if !self.q.priced => self.run::<false, false, false>(world, pass, budget),
             (true, _) => self.run::<false, false, true>(world, pass, budget),
             (false, false) => self.run::<true, false, true>(world, pass, budget),
             (false, true) => self.run::<true, true, true>(world, pass, budget),
         };
+        self.open.set_refill_quota(None);
         if !matches!(out, Ok(None)) {
             self.q.done = true;
         }
@@ -333,12 +344,20 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         if B::HELD_WITHIN_LIMIT {
             watch = self.fit_room(limit, margin);
         }
+        // Stale entries this call may pop: a time slice's, in proportion to its budget, as
+        // its refills (the end of a large search pops them by the million).
+        let mut stale_left =
+            if budget == usize::MAX || budget == 0 { usize::MAX } else { budget.saturating_mul(REFILL_ENTRIES) };
         while let Some((_, slot)) = self.open.peek() {
             let slot = slot as usize;
             // Stale entries: the node was expanded since (a node's newest entry, at its lowest
             // cost, comes out before its older ones).
             if self.nodes.rec.info[slot] & CLOSED != 0 {
                 self.open.pop();
+                stale_left -= 1;
+                if stale_left == 0 {
+                    return Ok(None);
+                }
                 continue;
             }
             let g = self.nodes.rec.g[slot];
@@ -419,6 +438,9 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
                 }
             }
             self.stats.peak_open = self.stats.peak_open.max(self.open.len());
+        }
+        if self.open.paused() {
+            return Ok(None);
         }
         Err(PathError::Unreachable { expanded: self.stats.expanded })
     }

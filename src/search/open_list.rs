@@ -189,6 +189,19 @@ impl<B: Buckets> OpenList<B> {
         if self.monotone { self.radix.peek() } else { self.heap.peek().map(|e| (e.f, e.slot)) }
     }
 
+    /// Bounds the entries the radix heap's refills read and move from now on (`None`: no
+    /// bound; see [`RadixHeap`]): the work of a time slice stays in proportion to its budget.
+    pub(crate) fn set_refill_quota(&mut self, entries: Option<usize>) {
+        self.radix.set_quota(entries);
+    }
+
+    /// Whether [`peek`](Self::peek) answered `None` because a refill paused at its quota, not
+    /// because the list is empty.
+    #[inline]
+    pub(crate) fn paused(&self) -> bool {
+        self.monotone && self.radix.paused()
+    }
+
     /// Removes the next entry.
     #[inline]
     pub(crate) fn pop(&mut self) {

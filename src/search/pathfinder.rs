@@ -195,7 +195,11 @@ impl Pathfinder {
     /// [`PathError::WorldChanged`].
     ///
     /// Returns [`SearchStep::Pending`] while the search goes on; the result is the same as
-    /// [`find`](Self::find)'s, however it is sliced. After a `Found`/`Failed` step, or with no
+    /// [`find`](Self::find)'s, however it is sliced. A slice's other work is bounded in
+    /// proportion to its budget too: a large A\* search's open list now and then moves a share of
+    /// its entries between its buckets (millions at once near the end of a search of millions
+    /// of nodes), and a slice does a budget's share of that work and returns `Pending`, maybe
+    /// having expanded fewer nodes, or none. After a `Found`/`Failed` step, or with no
     /// search begun, it returns `Failed(PathError::Unreachable)` until the next `begin`.
     ///
     /// # Examples

@@ -46,6 +46,18 @@ pub(crate) trait Buckets: Default + Clone + std::fmt::Debug {
     /// Moves the entries of bucket `i` to the buckets their keys fall in from `last`, all
     /// below `i`; returns the buckets that took entries (bit per bucket).
     fn move_down(&mut self, i: usize, last: u64) -> u64;
+    /// Entries in bucket `i`.
+    fn count(&self, i: usize) -> usize;
+    /// The least key of the entries `range` of bucket `i` (not empty), in the order
+    /// [`move_down_part`](Self::move_down_part) reads them.
+    fn least_in(&self, i: usize, range: std::ops::Range<usize>) -> u64;
+    /// [`move_down`](Self::move_down) in parts: moves the entries `range` of bucket `i`,
+    /// whose `n` entries the first part (from 0) sets aside, the later ones reading them
+    /// there; the part that ends at `n` ends the move. No other call but
+    /// [`drop_aside`](Self::drop_aside) comes between the parts.
+    fn move_down_part(&mut self, i: usize, last: u64, range: std::ops::Range<usize>, n: usize) -> u64;
+    /// Drops the entries set aside by a move cut short after its first `done` (more than 0).
+    fn drop_aside(&mut self, done: usize);
     /// Empties every bucket, keeping room for the next search.
     fn clear(&mut self);
     /// Moves every entry to `out`.
@@ -150,6 +162,35 @@ impl Buckets for VecBuckets {
         touched
     }
 
+    fn count(&self, i: usize) -> usize {
+        self.buckets[i].len()
+    }
+
+    fn least_in(&self, i: usize, range: std::ops::Range<usize>) -> u64 {
+        self.buckets[i][range].iter().map(|e| e.0).min().expect("a part is not empty")
+    }
+
+    fn move_down_part(&mut self, i: usize, last: u64, range: std::ops::Range<usize>, n: usize) -> u64 {
+        if range.start == 0 {
+            std::mem::swap(&mut self.spare, &mut self.buckets[i]);
+        }
+        let mut touched = 0;
+        for k in range.clone() {
+            let (key, value) = self.spare[k];
+            let b = bucket(key, last);
+            Self::push_counted(&mut self.buckets, &mut self.room, b, (key, value));
+            touched |= 1 << b;
+        }
+        if range.end == n {
+            self.spare.clear();
+        }
+        touched
+    }
+
+    fn drop_aside(&mut self, _done: usize) {
+        self.spare.clear();
+    }
+
     fn clear(&mut self) {
         for b in self.buckets.iter_mut() {
             b.clear();
@@ -219,6 +260,8 @@ pub(crate) struct BlockBuckets {
     free: Vec<u32>,
     /// The blocks of the bucket being moved down.
     spare: Vec<u32>,
+    /// Entries in the last block of `spare` (a move in parts).
+    spare_top: usize,
     /// The room of the buckets' block lists, `free` and `spare` together, in entries, counted
     /// as they grow: what they hold is known without reading every bucket.
     index_room: usize,
@@ -236,6 +279,7 @@ impl Default for BlockBuckets {
             pool: Vec::new(),
             free: Vec::new(),
             spare: Vec::new(),
+            spare_top: 0,
             index_room: 0,
             most_blocks: usize::MAX,
             grew: false,
@@ -251,6 +295,7 @@ impl Clone for BlockBuckets {
             pool: self.pool.clone(),
             free: self.free.clone(),
             spare: self.spare.clone(),
+            spare_top: self.spare_top,
             index_room: 0,
             most_blocks: self.most_blocks,
             grew: self.grew,
@@ -370,6 +415,65 @@ impl Buckets for BlockBuckets {
         touched
     }
 
+    fn count(&self, i: usize) -> usize {
+        let b = &self.buckets[i];
+        if b.blocks.is_empty() { 0 } else { (b.blocks.len() - 1) * BLOCK + b.top }
+    }
+
+    fn least_in(&self, i: usize, range: std::ops::Range<usize>) -> u64 {
+        let blocks = &self.buckets[i].blocks;
+        let mut least = u64::MAX;
+        let mut k = range.start;
+        while k < range.end {
+            let (block, j) = (blocks[k / BLOCK] as usize, k % BLOCK);
+            let end = (j + range.end - k).min(BLOCK);
+            for e in &self.pool[block][j..end] {
+                least = least.min(e.0);
+            }
+            k += end - j;
+        }
+        least
+    }
+
+    fn move_down_part(&mut self, i: usize, last: u64, range: std::ops::Range<usize>, n: usize) -> u64 {
+        if range.start == 0 {
+            std::mem::swap(&mut self.spare, &mut self.buckets[i].blocks);
+            self.spare_top = std::mem::replace(&mut self.buckets[i].top, BLOCK);
+        }
+        let mut touched = 0;
+        let mut k = range.start;
+        while k < range.end {
+            let (block, j) = (self.spare[k / BLOCK], k % BLOCK);
+            let filled = if k / BLOCK + 1 == self.spare.len() { self.spare_top } else { BLOCK };
+            let end = (j + range.end - k).min(filled);
+            for jj in j..end {
+                let e = self.pool[block as usize][jj];
+                let b = bucket(e.0, last);
+                self.push(b, e);
+                touched |= 1 << b;
+            }
+            if end == filled {
+                // The block is read: back to the pool, for the entries moving down.
+                push_index(&mut self.free, block, &mut self.index_room);
+            }
+            k += end - j;
+        }
+        if range.end == n {
+            self.spare.clear();
+        }
+        touched
+    }
+
+    fn drop_aside(&mut self, done: usize) {
+        // The blocks read to the end went back to the pool as they were read.
+        let from = done / BLOCK;
+        for k in from..self.spare.len() {
+            let block = self.spare[k];
+            push_index(&mut self.free, block, &mut self.index_room);
+        }
+        self.spare.clear();
+    }
+
     fn clear(&mut self) {
         for b in self.buckets.iter_mut() {
             // All but the first block back to the pool.
@@ -428,6 +532,13 @@ impl Buckets for BlockBuckets {
 }
 
 /// A monotone radix heap whose buckets keep their entries in `B`.
+///
+/// A refill reads and moves a whole bucket, which near the end of a search of millions of
+/// nodes holds millions of entries: tens of milliseconds at once. With a
+/// [`quota`](Self::set_quota) it reads and moves at most that many entries and then pauses
+/// ([`paused`](Self::paused): [`peek`](Self::peek) and [`pop`](Self::pop) answer `None`),
+/// and the next call goes on where it stopped. The same entries come out in the same order
+/// whatever the quotas.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RadixHeap<B: Buckets = BlockBuckets> {
     last: u64,
@@ -435,15 +546,51 @@ pub(crate) struct RadixHeap<B: Buckets = BlockBuckets> {
     /// Bit `i` set when bucket `i` is not empty.
     nonempty: u64,
     buckets: B,
+    /// Entries a refill may still read or move before it pauses (`None`: no bound).
+    quota: Option<usize>,
+    /// A refill that paused.
+    pending: Option<Refill>,
+}
+
+/// A refill of bucket `i` (`n` entries) under way: its least key found so far while it reads
+/// them (`least`), then its entries moved down (`moving`); `done` of them read or moved, and
+/// the buckets that took entries (`touched`), marked when it ends.
+#[derive(Debug, Clone, Copy)]
+struct Refill {
+    i: usize,
+    n: usize,
+    done: usize,
+    least: u64,
+    moving: bool,
+    touched: u64,
 }
 
 impl<B: Buckets> RadixHeap<B> {
     /// Empties the heap, keeping its memory.
     pub(crate) fn clear(&mut self) {
+        if let Some(r) = self.pending.take()
+            && r.moving
+            && r.done > 0
+        {
+            self.buckets.drop_aside(r.done);
+        }
         self.buckets.clear();
         self.last = 0;
         self.len = 0;
         self.nonempty = 0;
+    }
+
+    /// Bounds the entries the refills read and move from now on, until set again (`None`: no
+    /// bound).
+    pub(crate) fn set_quota(&mut self, entries: Option<usize>) {
+        self.quota = entries;
+    }
+
+    /// Whether a refill paused at its quota ([`peek`](Self::peek) and [`pop`](Self::pop)
+    /// then answer `None` until it ends).
+    #[inline]
+    pub(crate) fn paused(&self) -> bool {
+        self.pending.is_some()
     }
 
     #[inline]
@@ -453,6 +600,7 @@ impl<B: Buckets> RadixHeap<B> {
 
     #[inline]
     pub(crate) fn push(&mut self, key: u64, value: u32) {
+        debug_assert!(self.pending.is_none(), "no push while a refill is under way");
         let key = key.max(self.last);
         let b = bucket(key, self.last);
         self.buckets.push(b, (key, value));
@@ -482,21 +630,81 @@ impl<B: Buckets> RadixHeap<B> {
         Some(e)
     }
 
-    /// Moves the smallest keys into bucket 0; `None` if the heap is empty.
+    /// Moves the smallest keys into bucket 0; `None` if the heap is empty or the refill
+    /// paused at its quota.
     fn refill(&mut self) -> Option<()> {
-        if self.nonempty == 0 {
-            return None;
+        if self.pending.is_none() {
+            if self.nonempty == 0 {
+                return None;
+            }
+            let i = self.nonempty.trailing_zeros() as usize;
+            match self.quota {
+                Some(quota) if 2 * self.buckets.count(i) > quota => {
+                    let n = self.buckets.count(i);
+                    self.pending = Some(Refill { i, n, done: 0, least: u64::MAX, moving: false, touched: 0 });
+                }
+                quota => {
+                    self.quota = quota.map(|q| q - 2 * self.buckets.count(i));
+                    self.nonempty &= !(1 << i);
+                    self.last = self.buckets.least(i);
+                    self.nonempty |= self.buckets.move_down(i, self.last);
+                    return Some(());
+                }
+            }
         }
-        let i = self.nonempty.trailing_zeros() as usize;
-        self.nonempty &= !(1 << i);
-        self.last = self.buckets.least(i);
-        self.nonempty |= self.buckets.move_down(i, self.last);
-        Some(())
+        self.refill_in_parts()
+    }
+
+    /// Goes on with the paused refill: reads its bucket for the least key, then moves its
+    /// entries down, within the quota; `None` if it paused again. The buckets that take
+    /// entries are marked only at the end, so that nothing is popped before it.
+    #[cold]
+    #[inline(never)]
+    fn refill_in_parts(&mut self) -> Option<()> {
+        let mut r = self.pending.take().expect("a refill under way");
+        let mut quota = self.quota.unwrap_or(usize::MAX);
+        loop {
+            if quota == 0 {
+                self.quota = Some(0);
+                self.pending = Some(r);
+                return None;
+            }
+            let end = r.n.min(r.done.saturating_add(quota));
+            if r.moving {
+                r.touched |= self.buckets.move_down_part(r.i, self.last, r.done..end, r.n);
+            } else {
+                r.least = r.least.min(self.buckets.least_in(r.i, r.done..end));
+            }
+            quota -= end - r.done;
+            r.done = end;
+            if r.done < r.n {
+                continue;
+            }
+            if r.moving {
+                self.nonempty |= r.touched;
+                self.quota = self.quota.map(|_| quota);
+                return Some(());
+            }
+            // Read: the least key is the new last one, and the entries move down from it.
+            self.nonempty &= !(1 << r.i);
+            self.last = r.least;
+            (r.moving, r.done) = (true, 0);
+        }
+    }
+
+    /// Ends a paused refill at once.
+    fn finish_refill(&mut self) {
+        if self.pending.is_some() {
+            let quota = self.quota.take();
+            self.refill_in_parts();
+            self.quota = quota;
+        }
     }
 
     /// Moves every entry, in no particular order, to `out`, leaving the heap empty (as
     /// [`clear`](Self::clear)).
     pub(crate) fn drain_into(&mut self, out: &mut Vec<Entry>) {
+        self.finish_refill();
         self.buckets.drain_into(out);
         self.clear();
     }
@@ -508,6 +716,7 @@ impl<B: Buckets> RadixHeap<B> {
 
     /// Gives back the room its entries do not use.
     pub(crate) fn give_back(&mut self) {
+        self.finish_refill();
         self.buckets.give_back();
     }
 
@@ -634,5 +843,95 @@ mod tests {
         assert_eq!(h.pop(), Some((5, 3)));
         assert_eq!(h.pop(), Some((5, 2)));
         assert_eq!(h.pop(), None);
+    }
+
+    /// A heap whose refills pause at small quotas pops the same entries in the same order as
+    /// one without them, for both kinds of buckets, with refills paused mid-read and
+    /// mid-move, a room given back and a drain while paused, and a clear that drops a paused
+    /// refill's entries. Each call that pauses leaves the heap as the quota found it.
+    #[test]
+    fn refills_in_parts_pop_as_refills_at_once() {
+        fn run<B: Buckets>(seed: u64) {
+            let mut rng = crate::grid::seeded::Rng(seed);
+            let (mut parts, mut whole) = (RadixHeap::<B>::default(), RadixHeap::<B>::default());
+            let mut paused = 0;
+            for round in 0..6 {
+                // Keys in a range as wide as a large search's (millions of entries share a few
+                // high buckets), pushed as a best-first search pushes them: at least the last.
+                let mut last = 0u64;
+                for _ in 0..3000 + rng.below(3000) as usize {
+                    let k = last + u64::from(rng.below(1 << 20)) * u64::from(rng.below(1 << 10));
+                    let v = rng.below(1 << 30);
+                    parts.push(k, v);
+                    whole.push(k, v);
+                }
+                loop {
+                    parts.set_quota(Some(1 + rng.below(300) as usize));
+                    let got = loop {
+                        match parts.peek() {
+                            Some(e) => break Some(e),
+                            None if parts.paused() => {
+                                paused += 1;
+                                // What it holds is counted as it grows (checked in debug builds).
+                                let _ = parts.heap_bytes();
+                                if rng.below(50) == 0 {
+                                    parts.set_quota(None);
+                                    parts.give_back();
+                                }
+                                parts.set_quota(Some(1 + rng.below(300) as usize));
+                            }
+                            None => break None,
+                        }
+                    };
+                    parts.set_quota(None);
+                    assert_eq!(got, whole.peek(), "round {round}");
+                    let Some(e) = got else { break };
+                    last = e.0;
+                    assert_eq!(parts.pop(), whole.pop());
+                    assert_eq!(parts.len(), whole.len());
+                    // Now and then pushes between pops, as expansions do.
+                    if rng.below(4) == 0 {
+                        let k = last + u64::from(rng.below(1 << 24));
+                        parts.push(k, 7);
+                        whole.push(k, 7);
+                    }
+                    if round % 2 == 1 && parts.len() == 1000 {
+                        // Drained mid-search (the budget mode's re-keying): the same entries.
+                        let (mut a, mut b) = (vec![], vec![]);
+                        parts.set_quota(Some(3));
+                        let _ = parts.peek();
+                        parts.set_quota(None);
+                        parts.drain_into(&mut a);
+                        whole.drain_into(&mut b);
+                        a.sort_unstable();
+                        b.sort_unstable();
+                        assert_eq!(a, b);
+                        break;
+                    }
+                }
+                if round == 4 {
+                    // A clear while a refill is paused mid-move: nothing of it comes back.
+                    // One bucket of 5,000 entries: read, then 1,000 of them moved.
+                    parts.push(last, 1);
+                    for k in 0..5000u64 {
+                        parts.push(last + (1 << 40) + k, 1);
+                    }
+                    assert_eq!(parts.pop(), Some((last, 1)));
+                    parts.set_quota(Some(6000));
+                    assert_eq!(parts.peek(), None);
+                    assert!(parts.paused());
+                    parts.clear();
+                    whole.clear();
+                    parts.set_quota(None);
+                    assert_eq!(parts.peek(), None);
+                    assert!(!parts.paused());
+                }
+            }
+            assert!(paused > 100, "paused {paused} times");
+        }
+        for seed in 1..4 {
+            run::<BlockBuckets>(seed);
+            run::<VecBuckets>(seed);
+        }
     }
 }
