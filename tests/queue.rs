@@ -196,3 +196,42 @@ fn a_stream_of_urgent_requests_stays_within_the_search_memory_limit() {
         "one spare pathfinder: {free_end} and {tight_end} bytes, {largest} a search"
     );
 }
+
+/// A search whose open list's refills pause within their slice's share
+/// (`Pathfinder::advance`), so that slices of 2 expansions often expand fewer: the queue counts
+/// such a slice as a whole one, so a frame of 2 expansions ends there, one `advance` per frame,
+/// as many frames as a lone pathfinder's slices of 2; and it delivers the one-shot result.
+#[test]
+fn a_slice_that_paused_ends_the_frame() {
+    // A wall with one small opening at a far corner: A* fills the near half of the world.
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::splat(40)).unwrap();
+    world.fill_voxels(IVec3::new(20, 0, 0), IVec3::new(20, 39, 39), Voxel::Solid).unwrap();
+    world.fill_voxels(IVec3::new(20, 37, 37), IVec3::new(20, 38, 38), Voxel::Air).unwrap();
+    let config = SearchConfig { algorithm: Algorithm::AStar, ..Default::default() };
+    let request = PathRequest::new(IVec3::new(2, 20, 20), IVec3::new(37, 20, 20), config);
+    let expected = Pathfinder::new().find(&world, None, &request).unwrap();
+    let mut lone = Pathfinder::new();
+    lone.begin(&world, None, &request).unwrap();
+    let (mut slices, mut short) = (0, 0);
+    loop {
+        slices += 1;
+        let before = lone.stats().expanded;
+        match lone.advance(&world, 2) {
+            voxnav::SearchStep::Pending => short += usize::from(lone.stats().expanded < before + 2),
+            voxnav::SearchStep::Found(path) => break assert_eq!(path, expected),
+            voxnav::SearchStep::Failed(e) => panic!("{e}"),
+        }
+    }
+    assert!(short > 10, "{short} short slices");
+    let mut queue = PathQueue::new();
+    let ticket = queue.push(request, 1);
+    let mut frames = 0;
+    let got = loop {
+        frames += 1;
+        if let Some((_, r)) = queue.update(&world, None, 2).into_iter().find(|(t, _)| *t == ticket) {
+            break r.unwrap();
+        }
+    };
+    assert_eq!(got, expected);
+    assert_eq!(frames, slices);
+}

@@ -208,8 +208,10 @@ impl PathQueue {
     }
 
     /// Works for one frame: at most `budget` expansions in all (and at least one request
-    /// looked at, so a budget of 1 still makes progress). Returns the requests finished this
-    /// frame, in the order they finished.
+    /// looked at, so a budget of 1 still makes progress). A search that returns
+    /// [`SearchStep::Pending`] having expanded fewer nodes than it was given (its open list's
+    /// other work took its share, see [`Pathfinder::advance`]) counts as having used them all.
+    /// Returns the requests finished this frame, in the order they finished.
     ///
     /// An expansion's time depends on the algorithm: one of jump point search may sweep
     /// thousands of voxels and read chunks it has not read before, so a budget that suits A*
@@ -274,8 +276,14 @@ impl PathQueue {
             let Some((finder, _)) = entry.search.as_mut() else { break };
             let before = finder.stats().expanded;
             let sliced = Instant::now();
-            let step = finder.advance(world, if deadline.is_some() { left.min(Self::DEADLINE_SLICE) } else { left });
-            let used = finder.stats().expanded.saturating_sub(before).max(1);
+            let slice = if deadline.is_some() { left.min(Self::DEADLINE_SLICE) } else { left };
+            let step = finder.advance(world, slice);
+            // A search that goes on used its slice, in expansions or in the work a slice may do
+            // besides (see `Pathfinder::advance`).
+            let used = match step {
+                SearchStep::Pending => slice,
+                _ => finder.stats().expanded.saturating_sub(before).max(1),
+            };
             left = left.saturating_sub(used);
             match step {
                 SearchStep::Pending => self.active = Some(entry),
