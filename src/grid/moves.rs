@@ -72,10 +72,32 @@ pub(crate) const fn axes(m: usize) -> usize {
     }
 }
 
-/// Index of the move with offset `d` (each component in -1..=1, not all zero).
+/// Index of the move with offset `d` (`None` unless each component is in -1..=1, not all
+/// zero).
+#[inline]
 pub(crate) fn index_of(d: IVec3) -> Option<usize> {
-    OFFSETS.iter().position(|&o| o == d)
+    let near = |c: i32| (-1..=1).contains(&c);
+    if !(near(d.x) && near(d.y) && near(d.z)) {
+        return None;
+    }
+    let m = MOVE_AT_BIT[bit(d.x, d.y, d.z) as usize];
+    (m != NO_MOVE).then_some(m as usize)
 }
+
+/// [`MOVE_AT_BIT`]'s entry for the centre, which no move reaches.
+const NO_MOVE: u8 = u8::MAX;
+
+/// The move whose offset has each neighbourhood bit ([`NO_MOVE`] for the centre).
+const MOVE_AT_BIT: [u8; 27] = {
+    let mut out = [NO_MOVE; 27];
+    let mut m = 0;
+    while m < MOVES {
+        let d = OFFSETS[m];
+        out[bit(d.x, d.y, d.z) as usize] = m as u8;
+        m += 1;
+    }
+    out
+};
 
 /// The voxels a rule requires free for each move, as neighbourhood masks.
 pub(crate) const REQUIRED: [[u32; MOVES]; 3] =
@@ -132,6 +154,21 @@ pub(crate) fn legal_moves(blocked: u32, rule: DiagonalRule) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_of_finds_each_offset_and_nothing_else() {
+        for z in -3..=3 {
+            for y in -3..=3 {
+                for x in -3..=3 {
+                    let d = IVec3::new(x, y, z);
+                    assert_eq!(index_of(d), OFFSETS.iter().position(|&o| o == d), "{d}");
+                }
+            }
+        }
+        for far in [i32::MIN, i32::MAX] {
+            assert_eq!(index_of(IVec3::new(far, 0, 0)), None);
+        }
+    }
 
     #[test]
     fn offsets_are_the_26_distinct_neighbours() {

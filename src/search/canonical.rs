@@ -17,7 +17,7 @@
 //! still finds an optimal path (every move of `pi` survives); jump point search then skips the
 //! voxels that have no forced move.
 
-use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes, bit};
+use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes, bit, index_of};
 use crate::search::config::{CostModel, DiagonalRule, SearchConfig};
 use glam::IVec3;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -160,22 +160,18 @@ const MEMO: usize = 1 << 12;
 /// The voxels (as bits of `x`'s neighbourhood) that `rule` requires free for move `m` from `q`
 /// (an offset from `x`); `None` if one falls outside the neighbourhood.
 fn required_at(rule: DiagonalRule, m: usize, q: IVec3) -> Option<u32> {
-    let req = REQUIRED[rule as usize][m];
+    let mut req = REQUIRED[rule as usize][m];
     let mut out = 0;
-    for b in 0..27 {
-        if req >> b & 1 != 0 {
-            let o = IVec3::new(b % 3 - 1, (b / 3) % 3 - 1, b / 9 - 1) + q;
-            if o.abs().max_element() > 1 {
-                return None;
-            }
-            out |= 1 << bit(o.x, o.y, o.z);
+    while req != 0 {
+        let b = req.trailing_zeros() as i32;
+        req &= req - 1;
+        let o = IVec3::new(b % 3 - 1, (b / 3) % 3 - 1, b / 9 - 1) + q;
+        if o.abs().max_element() > 1 {
+            return None;
         }
+        out |= 1 << bit(o.x, o.y, o.z);
     }
     Some(out)
-}
-
-fn index_of(d: IVec3) -> Option<usize> {
-    OFFSETS.iter().position(|&o| o == d)
 }
 
 /// Whether `e`'s changed axes are a subset of `d`'s, with the same signs.
