@@ -46,7 +46,7 @@ use crate::grid::world::VoxelWorld;
 use crate::search::canonical::{Canon, CanonFor, START, falling_edge, hold};
 use crate::search::config::{DiagonalRule, SearchConfig};
 use crate::search::memory::{EXPANSION_MARGIN, fit_room};
-use crate::search::nodes::NodeStore;
+use crate::search::nodes::{NodeStore, Paged};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
 
@@ -152,7 +152,7 @@ const fn at_most_axes() -> [u32; 4] {
 }
 
 /// Node state: [`Cell`]s in pages of 2^3 voxels.
-type Nodes = NodeStore<Vec<Cell>, PAGE_SHIFT>;
+type Nodes = NodeStore<Paged<Cell>, PAGE_SHIFT>;
 
 impl Cell {
     /// Records a sweep through this voxel at cost `g` by move `m`: the natural moves of `m`
@@ -824,7 +824,7 @@ mod tests {
             let path = jps.advance(&world, usize::MAX, &mut cache).expect("found").expect("found");
             assert!((path.length - p.optimal_length).abs() <= 1e-6, "{map} {index}: {}", path.length);
             let used = jps.nodes.pages_used() * Nodes::PAGE_VOXELS;
-            let reached = jps.nodes.rec[..used].iter().filter(|c| c.g != u64::MAX).count();
+            let reached = (0..used).filter(|&s| jps.nodes.rec[s].g != u64::MAX).count();
             let swept = jps.stats().swept;
             assert!(swept * 10 <= reached * 11, "{map} {index}: swept {swept} voxels, reached {reached}");
         }

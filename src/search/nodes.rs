@@ -346,6 +346,98 @@ fn reserve_within<T>(v: &mut Vec<T>, len: usize, most: usize) {
     }
 }
 
+/// Slots of a [`Paged`] segment: a 16^3 chunk's voxels.
+const SEGMENT_SHIFT: u32 = 12;
+/// [`SEGMENT_SHIFT`]'s slots.
+const SEGMENT: usize = 1 << SEGMENT_SHIFT;
+
+/// One record per slot, in segments of [`SEGMENT`] slots that stay where they are once
+/// allocated: room grows by segments, and nothing is copied. A vector that doubled copied
+/// all of a search's records at once when it outgrew its room: tens of megabytes, about 10 ms
+/// within one time slice, near the end of a search of millions of voxels. Slots past the ones
+/// handed out are `T::default()` (untouched).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Paged<T> {
+    segments: Vec<Box<[T; SEGMENT]>>,
+}
+
+impl<T> Paged<T> {
+    /// Slots with room.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.segments.len() << SEGMENT_SHIFT
+    }
+}
+
+impl<T> std::ops::Index<usize> for Paged<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, slot: usize) -> &T {
+        &self.segments[slot >> SEGMENT_SHIFT][slot & (SEGMENT - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Paged<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, slot: usize) -> &mut T {
+        &mut self.segments[slot >> SEGMENT_SHIFT][slot & (SEGMENT - 1)]
+    }
+}
+
+impl<T: Copy + Default> Paged<T> {
+    /// A segment of untouched records.
+    fn segment() -> Box<[T; SEGMENT]> {
+        let records: Box<[T]> = vec![T::default(); SEGMENT].into_boxed_slice();
+        match records.try_into() {
+            Ok(segment) => segment,
+            Err(_) => unreachable!("a segment has SEGMENT records"),
+        }
+    }
+}
+
+/// One record per slot, `T::default()` untouched. The room is whole segments: at most
+/// `SEGMENT - 1` records past `len`, whatever `most`.
+impl<T: Copy + Default> Records for Paged<T> {
+    fn grow(&mut self, len: usize, most: usize) {
+        let segments = len.div_ceil(SEGMENT);
+        if segments > self.segments.capacity() {
+            // The table of segments doubles, within `most` (a pointer a segment).
+            let room = (2 * self.segments.capacity()).min(most.div_ceil(SEGMENT)).max(segments);
+            self.segments.reserve_exact(room - self.segments.len());
+        }
+        if segments > self.segments.len() {
+            self.segments.resize_with(segments, Self::segment);
+        }
+    }
+
+    fn shrink(&mut self, len: usize) {
+        self.segments.truncate(len.div_ceil(SEGMENT));
+        self.segments.shrink_to_fit();
+        // The kept segments' slots past `len` are untouched, as new ones are.
+        let tail = len & (SEGMENT - 1);
+        if tail != 0
+            && let Some(last) = self.segments.last_mut()
+        {
+            last[tail..].fill(T::default());
+        }
+    }
+
+    /// `range` lies in one segment, as a node page does.
+    fn clear(&mut self, range: std::ops::Range<usize>) {
+        let Some(first) = range.clone().next() else { return };
+        let (segment, from) = (first >> SEGMENT_SHIFT, first & (SEGMENT - 1));
+        self.segments[segment][from..from + range.len()].fill(T::default());
+    }
+
+    fn record_bytes() -> usize {
+        std::mem::size_of::<T>()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.len() * std::mem::size_of::<T>() + self.segments.capacity() * std::mem::size_of::<usize>()
+    }
+}
+
 /// Node state of one search: the records `R` of the voxels it touches, in pages of cubes of
 /// `2^SHIFT` voxels a side (by default a 16^3 chunk), handed out on first touch and forgotten
 /// all at once by [`reset`](Self::reset). A* and jump point search share it, each with its own
@@ -524,4 +616,39 @@ fn no_pages(table: &mut Vec<u32>, start: usize, len: usize) {
         table.resize(start + len, NO_PAGE);
     }
     table[start..start + len].fill(NO_PAGE);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Growing adds segments and moves no record; shrinking keeps the records below its
+    /// length, and a slot past it reads untouched when the room grows again.
+    #[test]
+    fn paged_records_grow_without_moving() {
+        let mut rec = Paged::<u64>::default();
+        rec.grow(100, usize::MAX);
+        assert_eq!(rec.len(), SEGMENT);
+        for slot in 0..100 {
+            rec[slot] = slot as u64 + 1;
+        }
+        let first: *const u64 = &rec[0];
+        rec.grow(40 * SEGMENT + 1, usize::MAX);
+        assert_eq!(rec.len(), 41 * SEGMENT);
+        assert!(std::ptr::eq(first, &rec[0]), "a record moved");
+        assert!((0..100).all(|s| rec[s] == s as u64 + 1));
+        assert!((100..41 * SEGMENT).all(|s| rec[s] == 0));
+        rec[3 * SEGMENT + 7] = 9;
+        rec[3 * SEGMENT + 70] = 9;
+        rec.shrink(3 * SEGMENT + 50);
+        assert_eq!(rec.len(), 4 * SEGMENT);
+        assert_eq!(rec[3 * SEGMENT + 7], 9);
+        rec.grow(5 * SEGMENT, usize::MAX);
+        assert_eq!(rec[3 * SEGMENT + 70], 0, "past the kept length: untouched");
+        rec.clear(3 * SEGMENT..3 * SEGMENT + 8);
+        assert_eq!(rec[3 * SEGMENT + 7], 0);
+        assert_eq!(rec[99], 100);
+        rec.shrink(0);
+        assert_eq!((rec.len(), rec.heap_bytes()), (0, 0));
+    }
 }
