@@ -352,10 +352,10 @@ const SEGMENT_SHIFT: u32 = 12;
 const SEGMENT: usize = 1 << SEGMENT_SHIFT;
 
 /// One record per slot, in segments of [`SEGMENT`] slots that stay where they are once
-/// allocated: room grows by segments, and nothing is copied. A vector that doubled copied
-/// all of a search's records at once when it outgrew its room: tens of megabytes, about 10 ms
-/// within one time slice, near the end of a search of millions of voxels. Slots past the ones
-/// handed out are `T::default()` (untouched).
+/// allocated: room grows by segments, and nothing is copied. (A vector that doubles copies
+/// all of a search's records at once when it outgrows its room, within one time slice of a
+/// large search: docs/living-worlds.md.) Slots past the ones handed out are `T::default()`
+/// (untouched).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Paged<T> {
     segments: Vec<Box<[T; SEGMENT]>>,
