@@ -42,6 +42,19 @@ fn thousands_of_decoded_queries_agree_with_the_oracle() {
     assert!(total.tight_limits > 300, "{total:?}");
 }
 
+/// Inputs the `query` fuzz target found failing, replayed through the same harness.
+#[test]
+fn fuzz_findings_replay() {
+    // Run 25: a kept pathfinder's jump point search held 173,232 bytes within a limit of
+    // 100,000: its node records grew by whole segments of 64 KB, whatever the limit left.
+    let records_past_the_limit: &[u8] = &[
+        0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 185, 185, 255, 255, 255, 21, 0, 231, 11, 185, 185, 148, 25, 51,
+        37, 231, 185, 0, 231, 185, 185, 0, 185, 185, 255, 255, 43, 255, 21, 0, 231, 185, 185, 148, 25, 51, 37, 231,
+        229, 229,
+    ];
+    check_query(records_past_the_limit);
+}
+
 /// A valid map, then the same bytes mutated: bit flips, truncations, spliced numbers.
 #[test]
 fn map_and_scenario_parsers_give_typed_errors_on_mutated_input() {

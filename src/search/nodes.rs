@@ -351,21 +351,22 @@ const SEGMENT_SHIFT: u32 = 12;
 /// [`SEGMENT_SHIFT`]'s slots.
 const SEGMENT: usize = 1 << SEGMENT_SHIFT;
 
-/// One record per slot, in segments of [`SEGMENT`] slots that stay where they are once
-/// allocated: room grows by segments, and nothing is copied. (A vector that doubles copies
+/// One record per slot, in segments of [`SEGMENT`] slots that stay where they are once full:
+/// room grows by segments, and a full segment is never copied. (A vector that doubles copies
 /// all of a search's records at once when it outgrows its room, within one time slice of a
-/// large search: docs/living-worlds.md.) Slots past the ones handed out are `T::default()`
-/// (untouched).
+/// large search: docs/living-worlds.md.) The last segment may be shorter, so that the room
+/// stays within a search's limit as a vector's did; growing it copies at most one segment.
+/// Slots past the ones handed out are `T::default()` (untouched).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Paged<T> {
-    segments: Vec<Box<[T; SEGMENT]>>,
+    segments: Vec<Box<[T]>>,
 }
 
 impl<T> Paged<T> {
     /// Slots with room.
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.segments.len() << SEGMENT_SHIFT
+        self.segments.last().map_or(0, |last| ((self.segments.len() - 1) << SEGMENT_SHIFT) + last.len())
     }
 }
 
@@ -385,41 +386,43 @@ impl<T> std::ops::IndexMut<usize> for Paged<T> {
 }
 
 impl<T: Copy + Default> Paged<T> {
-    /// A segment of untouched records.
-    fn segment() -> Box<[T; SEGMENT]> {
-        let records: Box<[T]> = vec![T::default(); SEGMENT].into_boxed_slice();
-        match records.try_into() {
-            Ok(segment) => segment,
-            Err(_) => unreachable!("a segment has SEGMENT records"),
+    /// Room for exactly `room` slots: the last segment lengthened or shortened (copied), full
+    /// segments added or dropped, new slots untouched.
+    fn set_room(&mut self, room: usize) {
+        self.segments.truncate(room.div_ceil(SEGMENT));
+        let full = self.segments.len().saturating_sub(1) << SEGMENT_SHIFT;
+        if let Some(last) = self.segments.last_mut() {
+            let want = (room - full).min(SEGMENT);
+            if last.len() != want {
+                let mut longer = vec![T::default(); want];
+                let kept = last.len().min(want);
+                longer[..kept].copy_from_slice(&last[..kept]);
+                *last = longer.into_boxed_slice();
+            }
+        }
+        while self.len() < room {
+            let want = (room - self.len()).min(SEGMENT);
+            self.segments.push(vec![T::default(); want].into_boxed_slice());
         }
     }
 }
 
-/// One record per slot, `T::default()` untouched. The room is whole segments: at most
-/// `SEGMENT - 1` records past `len`, whatever `most`.
+/// One record per slot, `T::default()` untouched. The room is the vector's: within the
+/// first segment it doubles (within `most`), past it whole segments are added (within
+/// `most`), and never less than `len`.
 impl<T: Copy + Default> Records for Paged<T> {
     fn grow(&mut self, len: usize, most: usize) {
-        let segments = len.div_ceil(SEGMENT);
-        if segments > self.segments.capacity() {
-            // The table of segments doubles, within `most` (a pointer a segment).
-            let room = (2 * self.segments.capacity()).min(most.div_ceil(SEGMENT)).max(segments);
-            self.segments.reserve_exact(room - self.segments.len());
+        let have = self.len();
+        if have >= len {
+            return;
         }
-        if segments > self.segments.len() {
-            self.segments.resize_with(segments, Self::segment);
-        }
+        let room = if have < SEGMENT { 2 * have } else { len.next_multiple_of(SEGMENT) };
+        self.set_room(room.min(most).max(len));
     }
 
     fn shrink(&mut self, len: usize) {
-        self.segments.truncate(len.div_ceil(SEGMENT));
+        self.set_room(len.min(self.len()));
         self.segments.shrink_to_fit();
-        // The kept segments' slots past `len` are untouched, as new ones are.
-        let tail = len & (SEGMENT - 1);
-        if tail != 0
-            && let Some(last) = self.segments.last_mut()
-        {
-            last[tail..].fill(T::default());
-        }
     }
 
     /// `range` lies in one segment, as a node page does.
@@ -434,7 +437,7 @@ impl<T: Copy + Default> Records for Paged<T> {
     }
 
     fn heap_bytes(&self) -> usize {
-        self.len() * std::mem::size_of::<T>() + self.segments.capacity() * std::mem::size_of::<usize>()
+        self.len() * std::mem::size_of::<T>() + self.segments.capacity() * std::mem::size_of::<Box<[T]>>()
     }
 }
 
@@ -622,26 +625,33 @@ fn no_pages(table: &mut Vec<u32>, start: usize, len: usize) {
 mod tests {
     use super::*;
 
-    /// Growing adds segments and moves no record; shrinking keeps the records below its
-    /// length, and a slot past it reads untouched when the room grows again.
+    /// Growing adds segments and moves no record of a full segment, within the room `most`
+    /// allows; shrinking keeps the records below its length, and a slot past it reads
+    /// untouched when the room grows again.
     #[test]
     fn paged_records_grow_without_moving() {
         let mut rec = Paged::<u64>::default();
         rec.grow(100, usize::MAX);
-        assert_eq!(rec.len(), SEGMENT);
+        assert_eq!(rec.len(), 100, "the first room is what is asked");
         for slot in 0..100 {
             rec[slot] = slot as u64 + 1;
         }
+        rec.grow(101, usize::MAX);
+        assert_eq!(rec.len(), 200, "within the first segment the room doubles");
+        rec.grow(SEGMENT, 150);
+        assert_eq!(rec.len(), SEGMENT, "never less than asked");
         let first: *const u64 = &rec[0];
         rec.grow(40 * SEGMENT + 1, usize::MAX);
-        assert_eq!(rec.len(), 41 * SEGMENT);
-        assert!(std::ptr::eq(first, &rec[0]), "a record moved");
+        assert_eq!(rec.len(), 41 * SEGMENT, "past the first segment, whole segments");
+        assert!(std::ptr::eq(first, &rec[0]), "a record of a full segment moved");
         assert!((0..100).all(|s| rec[s] == s as u64 + 1));
         assert!((100..41 * SEGMENT).all(|s| rec[s] == 0));
+        rec.grow(42 * SEGMENT + 1, 41 * SEGMENT + 10);
+        assert_eq!(rec.len(), 42 * SEGMENT + 1, "within `most`, or what is asked");
         rec[3 * SEGMENT + 7] = 9;
         rec[3 * SEGMENT + 70] = 9;
         rec.shrink(3 * SEGMENT + 50);
-        assert_eq!(rec.len(), 4 * SEGMENT);
+        assert_eq!(rec.len(), 3 * SEGMENT + 50);
         assert_eq!(rec[3 * SEGMENT + 7], 9);
         rec.grow(5 * SEGMENT, usize::MAX);
         assert_eq!(rec[3 * SEGMENT + 70], 0, "past the kept length: untouched");
