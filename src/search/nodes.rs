@@ -400,6 +400,8 @@ impl<T: Copy + Default> Paged<T> {
                 *last = longer.into_boxed_slice();
             }
         }
+        // The table holds no more entries than segments (its room is counted in the heap).
+        self.segments.reserve_exact(room.div_ceil(SEGMENT).saturating_sub(self.segments.len()));
         while self.len() < room {
             let want = (room - self.len()).min(SEGMENT);
             self.segments.push(vec![T::default(); want].into_boxed_slice());
@@ -416,6 +418,9 @@ impl<T: Copy + Default> Records for Paged<T> {
         if have >= len {
             return;
         }
+        // The table of segments is part of the heap too: its entries come out of `most`.
+        let entry = std::mem::size_of::<Box<[T]>>().div_ceil(std::mem::size_of::<T>().max(1));
+        let most = most.saturating_sub(most.div_ceil(SEGMENT).saturating_mul(entry));
         let room = if have < SEGMENT { 2 * have } else { len.next_multiple_of(SEGMENT) };
         self.set_room(room.min(most).max(len));
     }
@@ -648,6 +653,12 @@ mod tests {
         assert!((100..41 * SEGMENT).all(|s| rec[s] == 0));
         rec.grow(42 * SEGMENT + 1, 41 * SEGMENT + 10);
         assert_eq!(rec.len(), 42 * SEGMENT + 1, "within `most`, or what is asked");
+        let mut tight = Paged::<u64>::default();
+        for len in (1..3 * SEGMENT).step_by(37) {
+            tight.grow(len, 2 * SEGMENT + 100);
+            let room = 8 * (2 * SEGMENT + 100);
+            assert!(tight.heap_bytes() <= room.max(8 * len + 3 * 16), "{len}: {} bytes", tight.heap_bytes());
+        }
         rec[3 * SEGMENT + 7] = 9;
         rec[3 * SEGMENT + 70] = 9;
         rec.shrink(3 * SEGMENT + 50);
