@@ -273,23 +273,29 @@ impl Regions {
 
     /// Whether diagonal move `m` from the free voxel `v` is legal under `rule`: every voxel the
     /// rule requires is free, the destination among them (read from the pieces, labelling the
-    /// blocks they are in).
-    fn move_legal(&mut self, world: &VoxelWorld, v: IVec3, m: usize, rule: DiagonalRule) -> bool {
+    /// blocks they are in); `None` if a block could not be labelled within the memory share.
+    fn move_legal(&mut self, world: &VoxelWorld, v: IVec3, m: usize, rule: DiagonalRule) -> Option<bool> {
         let mut required = REQUIRED[rule as usize][m];
         while required != 0 {
             let b = required.trailing_zeros() as i32;
             required &= required - 1;
             let u = v + IVec3::new(b % 3 - 1, b / 3 % 3 - 1, b / 9 - 1);
-            if self.piece(world, u).is_none() {
-                return false;
+            if !world.contains(u) {
+                return Some(false);
+            }
+            let entry = self.block(world, u >> BLOCK_SHIFT)?;
+            if self.blocks[entry as usize].piece(u & (BLOCK - 1)).is_none() {
+                return Some(false);
             }
         }
-        true
+        Some(true)
     }
 
     /// Finds the links of every piece of the block with table index `index`: for each of the
     /// 26 neighbouring blocks, every pair of free voxels across the border that a legal move
-    /// joins (across edges and corners, the voxels the rule requires free too).
+    /// joins (across edges and corners, the voxels the rule requires free too). `None` (no
+    /// links kept) if this block or one it reads could not be labelled within the memory
+    /// share: links that miss a block would show a way round as a dead end.
     fn link_block(&mut self, world: &VoxelWorld, index: u32) -> Option<()> {
         let bd = self.block_dims;
         let i = index as i32;
@@ -304,7 +310,7 @@ impl Regions {
             if nb.cmplt(IVec3::ZERO).any() || nb.cmpge(bd).any() {
                 continue;
             }
-            let Some(other) = self.block(world, nb) else { continue };
+            let other = self.block(world, nb)?;
             if self.blocks[other as usize].count == 0 {
                 continue;
             }
@@ -364,7 +370,7 @@ impl Regions {
                 }
             }
             for (v, a, b) in pairs {
-                if found[(a - first) as usize].contains(&b) || !self.move_legal(world, v, m, rule) {
+                if found[(a - first) as usize].contains(&b) || !self.move_legal(world, v, m, rule)? {
                     continue;
                 }
                 found[(a - first) as usize].push(b);

@@ -277,6 +277,13 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         }
     }
 
+    /// Gives back its guide's regions, the cache of the coarse graph beside what the last
+    /// search uses (a guided search's node pages and its guide's coarse search take up to the
+    /// whole limit, the regions up to a quarter more).
+    pub(crate) fn forget_regions(&mut self) {
+        self.guide.forget_regions();
+    }
+
     /// Bytes of heap held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.nodes.heap_bytes()

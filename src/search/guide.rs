@@ -89,6 +89,9 @@ pub(crate) struct Guide {
     settled: usize,
     reached: usize,
     open_most: usize,
+    /// A piece this query settled had no links for want of memory (a dead end to the coarse
+    /// search, which so cannot tell that it ran dry).
+    short: bool,
     /// Links being relaxed (reused).
     scratch: Vec<u32>,
 }
@@ -116,6 +119,7 @@ impl Guide {
         self.settled = 0;
         self.reached = 0;
         self.open_most = 0;
+        self.short = false;
         self.goal = goal;
         self.costs = costs;
         self.start_piece = self.regions.piece(world, start);
@@ -140,6 +144,12 @@ impl Guide {
             best = best.min(self.octile(v - c).saturating_add(d));
         }
         (best != u64::MAX).then_some(best)
+    }
+
+    /// Gives back its regions (a cache of the world's coarse graph, labelled again as a later
+    /// query asks); what the current query's coarse search found is kept.
+    pub(crate) fn forget_regions(&mut self) {
+        self.regions = Regions::default();
     }
 
     /// Bytes the guide holds, its regions with them.
@@ -221,16 +231,19 @@ impl Guide {
             }
             e.settled = stamp;
             self.settled += 1;
-            // Past the memory share a piece has no links: it is settled, a dead end.
-            if let Some(links) = self.regions.links(world, u) {
-                self.scratch.clear();
-                self.scratch.extend_from_slice(links);
-                let centre = self.regions.centre(u);
-                for k in 0..self.scratch.len() {
-                    let w = self.scratch[k];
-                    let step = self.octile(self.regions.centre(w) - centre);
-                    self.reach(w, d.saturating_add(step));
-                }
+            // Past the memory share a piece has no links: it is settled, a dead end, and the
+            // search can no longer tell that it ran dry.
+            let Some(links) = self.regions.links(world, u) else {
+                self.short = true;
+                return Some(true);
+            };
+            self.scratch.clear();
+            self.scratch.extend_from_slice(links);
+            let centre = self.regions.centre(u);
+            for k in 0..self.scratch.len() {
+                let w = self.scratch[k];
+                let step = self.octile(self.regions.centre(w) - centre);
+                self.reach(w, d.saturating_add(step));
             }
             return Some(true);
         }
@@ -241,7 +254,7 @@ impl Guide {
         let Some(start) = self.start_piece else { return Reach::Unknown };
         match self.distance(world, start) {
             Some(_) => Reach::Start,
-            None if self.settled < PIECES && self.goal_piece.is_some() => Reach::Dry,
+            None if self.settled < PIECES && self.goal_piece.is_some() && !self.short => Reach::Dry,
             None => Reach::Unknown,
         }
     }

@@ -740,6 +740,9 @@ impl Dispatch {
             self.search.give_back();
             self.reverse.give_back();
         }
+        if self.heap_bytes() > limit {
+            self.astar.forget_regions();
+        }
     }
 
     /// Bytes of heap held.
