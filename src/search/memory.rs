@@ -15,7 +15,8 @@ use crate::search::radix_heap::Buckets;
 /// page-table entry of 8 bytes per 16^3 chunk for A* (exact, weighted or budget); for jump
 /// point search, the page tables of its prelude's A* and of each side of its race (pages
 /// smaller than a chunk: 4 bytes per chunk each) and the table of its scan events (8 bytes
-/// per chunk); per chunk for the closest-voxel flood.
+/// per chunk); per chunk for the closest-voxel flood. (The budget mode runs jump point
+/// search's prelude only where its two tables fit too.)
 pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> usize {
     let per_chunk = match config.algorithm {
         Algorithm::AStar | Algorithm::Weighted { .. } | Algorithm::Budget { .. } => 8,

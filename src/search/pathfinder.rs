@@ -251,9 +251,10 @@ impl Pathfinder {
     }
 
     /// A testing hook, outside the supported API: how many expansions of A* with canonical
-    /// successors an exact jump point search runs before it races its jump searches (`None`:
-    /// the default). Answers never depend on it; the query harness sets 0 so that its small
-    /// worlds reach the race.
+    /// successors an exact jump point search runs before it races its jump searches, and the
+    /// budget mode before its first weighted phase (`None`: the default). Answers of exact
+    /// searches never depend on it; the query harness sets 0 so that its small worlds reach
+    /// the race.
     #[doc(hidden)]
     pub fn set_jps_prelude(&mut self, expansions: Option<usize>) {
         self.run.set_prelude(expansions);

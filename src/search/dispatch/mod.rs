@@ -7,7 +7,8 @@
 //! Exact jump point search begins with a *prelude*, at most [`PRELUDE`] expansions of A* with
 //! canonical successors (from both ends where it can), which answers most small queries, and
 //! otherwise races two jump point searches, one from each end: [`race`] runs both races and
-//! says why.
+//! says why. The budget mode begins with the same prelude where jump point search could
+//! jump, then runs its weighted phases.
 
 use glam::IVec3;
 
@@ -56,7 +57,9 @@ enum Phase {
 /// *prelude*. Small queries end within it, without paying the jump search's set-up (the scan
 /// events of the chunks it reads, microseconds each, and its two node tables); the others hand
 /// over to the race of jump point searches, which starts afresh, from the goal's side (see
-/// [`LEAD`]). All are exact.
+/// [`LEAD`]). All are exact. The budget mode's first phase begins with it too, where jump
+/// point search could jump ([`Dispatch::begin_engines`]): an exact answer is within any
+/// weight, and its pruned expansions cost less than the weighted A*'s.
 ///
 /// Where the race may run ([`reversible`]), the prelude runs from both ends, as the race does
 /// and for the same reason (the heuristic's error is paid once from the end it lies at): two
@@ -73,10 +76,11 @@ const PRELUDE: usize = 2000;
 /// on walls with small windows it is above it (docs/benchmarks.md).
 const GUIDE_RATIO: (u64, u64) = (2, 1);
 
-/// Expansions into the budget mode's first phase (or the whole phase, if shorter) after which
-/// a query that has not reached its goal is sized up on the coarse graph (see
-/// [`Dispatch::size_up`]). Most queries end before it (the median Warframe query expands a few
-/// hundred voxels); one misled by a wall loses no more than these before it follows the guide.
+/// Expansions into the budget mode's query, its [`PRELUDE`] and first phase together (or the
+/// whole phase, if shorter), after which a query that has not reached its goal is sized up
+/// on the coarse graph (see [`Dispatch::size_up`]). Most queries end before it (the median
+/// Warframe query expands a few hundred voxels); one misled by a wall loses no more than these
+/// before it follows the guide.
 const SIZE_UP: usize = 4096;
 
 /// Node pages of the [`PRELUDE`]'s A*: cubes of `2^PRELUDE_PAGE_SHIFT` voxels a side. A search
@@ -123,6 +127,16 @@ pub(crate) struct Dispatch {
     prelude: bool,
     /// [`PRELUDE`], replaced by tests (0: none).
     prelude_expansions: Option<usize>,
+    /// What follows the [`PRELUDE`] if it ends without an answer: jump point search (`true`)
+    /// or the budget mode's first weighted phase.
+    prelude_jumps: bool,
+    /// [`Algorithm::Budget`]: the query's first search phase is still to begin, and may run
+    /// the [`PRELUDE`] (see [`begin_engines`](Self::begin_engines)).
+    budget_prelude: bool,
+    /// The expansions the phase after the [`PRELUDE`] may spend before it escalates.
+    after_prelude_left: usize,
+    /// The expansions the budget mode's [`PRELUDE`] spent in the current query.
+    prelude_spent: usize,
     /// [`PRELUDE_TURN`], replaced by tests.
     prelude_turn: Option<u64>,
     /// The end of the query an obstacle on the straight line lies clearly nearer (`true`:
@@ -189,6 +203,8 @@ impl Dispatch {
         self.carried = SearchStats::default();
         self.sized_up = false;
         self.flood_next = false;
+        self.budget_prelude = matches!(config.algorithm, Algorithm::Budget { .. });
+        self.prelude_spent = 0;
         self.phase = Phase::Main;
         self.world = (world.dims(), world.revision());
         self.begin_search(world, goal);
@@ -255,7 +271,8 @@ impl Dispatch {
         let jump = self.jumps(world);
         // The end an obstacle on the straight line lies clearly nearer ([`sight`]), for the
         // searches from both ends: the prelude's and the race's.
-        let sides = jump && self.phase == Phase::Main && reversible(&self.config, world);
+        let sides =
+            (jump || self.budget_prelude(world)) && self.phase == Phase::Main && reversible(&self.config, world);
         // A clear line is walked first, once a query, in every mode but plain A* (the
         // reference), and not for a repair's detour (which wants the canonical search's path).
         let walk = self.phase == Phase::Main
@@ -292,14 +309,35 @@ impl Dispatch {
             && !self.config.priced_media(world)
     }
 
-    /// Begins the current phase's engines: an exact jump point search's [`PRELUDE`] if
-    /// `jump`, else [`start_search`](Self::start_search)'s.
+    /// Whether the budget mode's first phase may begin with the [`PRELUDE`]: costs and media
+    /// that canonical successors search exactly, not a repair's detour, and room in the search
+    /// limit for the prelude's two page tables beside the weighted A*'s (4 and 8 bytes per
+    /// chunk of the world; [`search_table_bytes`](crate::search::memory::search_table_bytes)
+    /// counts only the A*'s).
+    fn budget_prelude(&self, world: &VoxelWorld) -> bool {
+        self.budget_prelude
+            && self.phase == Phase::Main
+            && !self.canonical
+            && !self.plain
+            && self.config.costs.jump_exact()
+            && !self.config.priced_media(world)
+            && world.chunk_count().saturating_mul(2 * 4 + 8) <= world.limits().max_search_bytes
+    }
+
+    /// Begins the current phase's engines: the [`PRELUDE`] if `jump` (an exact jump point
+    /// search) or if this is the budget mode's first phase (an exact answer to a small query
+    /// is within any weight, and the prelude's pruned expansions are cheaper than the
+    /// weighted A*'s), else [`start_search`](Self::start_search)'s.
     fn begin_engines(&mut self, world: &VoxelWorld, jump: bool) {
         let prelude = self.prelude_expansions.unwrap_or(PRELUDE);
-        if jump && prelude > 0 {
+        let budget = self.budget_prelude(world);
+        self.budget_prelude = false;
+        if (jump || budget) && prelude > 0 {
             self.jump = false;
             self.racing = false;
             self.prelude = true;
+            self.prelude_jumps = jump;
+            self.after_prelude_left = self.phase_left;
             self.phase_left = prelude;
             let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
             let config = SearchConfig { max_expansions: left, ..self.config };
@@ -370,12 +408,15 @@ impl Dispatch {
         }
     }
 
-    /// The [`PRELUDE`] spent its expansions without an answer: the jump point search takes
-    /// over, from scratch.
+    /// The [`PRELUDE`] spent its expansions without an answer: the jump point search (or the
+    /// budget mode's weighted A*) takes over, from scratch.
     fn end_prelude(&mut self, world: &VoxelWorld) {
+        if !self.prelude_jumps {
+            self.prelude_spent = self.phase_stats().expanded;
+        }
         self.carried = self.add(self.phase_stats());
-        self.phase_left = usize::MAX;
-        self.jump = true;
+        self.phase_left = self.after_prelude_left;
+        self.jump = self.prelude_jumps;
         self.start_search(world);
     }
 
@@ -399,11 +440,13 @@ impl Dispatch {
     }
 
     /// The expansions of the budget mode's first phase after which the query is sized up
-    /// ([`size_up`](Self::size_up)), if that is still to come.
+    /// ([`size_up`](Self::size_up)), if that is still to come (not in the [`PRELUDE`]).
     fn size_up_at(&self) -> Option<usize> {
         match self.config.algorithm {
-            Algorithm::Budget { phase_expansions, .. } if !self.sized_up && self.phase == Phase::Main => {
-                Some((phase_expansions.max(1) as usize).min(SIZE_UP))
+            Algorithm::Budget { phase_expansions, .. }
+                if !self.sized_up && !self.prelude && self.phase == Phase::Main =>
+            {
+                Some((phase_expansions.max(1) as usize).min(SIZE_UP.saturating_sub(self.prelude_spent).max(1)))
             }
             _ => None,
         }
@@ -537,6 +580,10 @@ impl Dispatch {
                             }
                             self.phase = Phase::Done;
                             path.stats = self.add(self.phase_stats());
+                            if self.prelude {
+                                // The prelude's answers are exact, the budget mode's too.
+                                path.stats.weight = 100;
+                            }
                             if self.guided {
                                 path.stats.weight = proved as u32;
                             }
@@ -573,6 +620,13 @@ impl Dispatch {
                             self.scans = ScanCache::default();
                             self.phase_left = usize::MAX;
                             self.start_phase(world, 100);
+                        }
+                        // The budget mode's prelude ran out of its room (its two sides share
+                        // the limit): the weighted phase takes over, with the whole limit.
+                        Err(PathError::MemoryLimit { .. }) if self.prelude && !self.prelude_jumps => {
+                            self.end_prelude(world);
+                            self.prelude_astar.release();
+                            self.prelude_reverse.release();
                         }
                         Err(e) => {
                             self.phase = Phase::Done;
