@@ -26,7 +26,7 @@ use crate::search::config::SearchConfig;
 use crate::search::guide::Guide;
 use crate::search::heuristic::Heuristic;
 use crate::search::memory::fit_room;
-use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, Scores};
+use crate::search::nodes::{CLOSED, NO_PARENT, NodeStore, OPEN, PARENT_MASK, Paged, Scores, Slots};
 use crate::search::open_list::OpenList;
 use crate::search::path::{Path, SearchStats};
 use crate::search::radix_heap::{BlockBuckets, Buckets};
@@ -56,6 +56,17 @@ struct Query {
     share: usize,
 }
 
+impl Query {
+    /// The cost of move `m` into a free voxel, priced by its medium (`water`: the water voxels
+    /// around the voxel it leaves), as [`SearchConfig::entry_cost`] prices it.
+    #[inline]
+    fn move_price(&self, m: usize, water: u32) -> u64 {
+        let o = OFFSETS[m];
+        let price = if water >> bit(o.x, o.y, o.z) & 1 != 0 { self.prices.1 } else { self.prices.0 };
+        self.move_cost[m] * price / 100
+    }
+}
+
 /// Reusable state of the A* engine, with node pages of `2^SHIFT` voxels a side (by default a
 /// 16^3 chunk). Memory grows with the nodes a search touches (about 9 bytes per voxel of each
 /// page it enters, plus 8 bytes per world chunk for the page table), and the next search
@@ -63,10 +74,16 @@ struct Query {
 ///
 /// What it holds, with the room its vectors keep, stays within its limit ([`fit_room`]); its
 /// radix heap keeps entries in `B` (blocks; the jump point search's prelude, whose expansions
-/// are few, keeps vectors).
+/// are few, keeps vectors), and its records `g` and `info` in `G` and `I` (segments of a page
+/// each, which never move as a large search grows; the prelude's in vectors).
 #[derive(Debug, Default, Clone)]
-pub(crate) struct AStar<const SHIFT: i32 = CHUNK_SHIFT, B: Buckets = BlockBuckets> {
-    nodes: NodeStore<Scores, SHIFT>,
+pub(crate) struct AStar<
+    const SHIFT: i32 = CHUNK_SHIFT,
+    B: Buckets = BlockBuckets,
+    G: Slots<u64> = Paged<u64>,
+    I: Slots<u8> = Paged<u8>,
+> {
+    nodes: NodeStore<Scores<G, I>, SHIFT>,
     open: OpenList<B>,
     stats: SearchStats,
     q: Query,
@@ -97,7 +114,7 @@ const REFILL_ENTRIES: usize = 32;
 /// ([`NO_PARENT`]) is never reached again at cost 0.
 const TIED: u8 = 0x20;
 
-impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
+impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, G, I> {
     /// Starts a search from `start` to `goal` (validated by the caller) whose open list is
     /// ordered by `g + h * weight / 100` (`weight` in percent; 100 and below: exact A*).
     ///
@@ -343,7 +360,7 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
         // Room for one expansion's new pages, within this search's share of the limit.
         let (margin, limit) =
-            (NodeStore::<Scores, SHIFT>::expansion_bytes(), world.limits().max_search_bytes / q.share.max(1));
+            (NodeStore::<Scores<G, I>, SHIFT>::expansion_bytes(), world.limits().max_search_bytes / q.share.max(1));
         let mut left = budget;
         // Past this the search's use and the room it holds beside it could pass the limit
         // (room kept from an earlier search): the radix heap's new blocks check the room again.
@@ -399,7 +416,7 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
             left -= 1;
             self.nodes.rec.info[slot] |= CLOSED;
             self.stats.expanded += 1;
-            let inside = NodeStore::<Scores, SHIFT>::interior(v);
+            let inside = NodeStore::<Scores<G, I>, SHIFT>::interior(v);
             let mask = world.blocked_mask(v, pass);
             if let Some(canon) = canon.as_deref() {
                 let water = if PRICED && q.priced { world.water_mask_beside(v, pass, mask) } else { 0 };
@@ -419,6 +436,38 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
             }
             let water = if PRICED && q.priced { world.water_mask_beside(v, pass, mask) } else { 0 };
             let mut legal = legal_moves(mask, rule);
+            if inside {
+                // Every neighbour lies in `v`'s page, and so in the runs of records that hold
+                // it: found once, not per move.
+                let (g_first, g_run) = self.nodes.rec.g.run_mut(slot);
+                let (info_first, info_run) = self.nodes.rec.info.run_mut(slot);
+                while legal != 0 {
+                    let m = legal.trailing_zeros() as usize;
+                    legal &= legal - 1;
+                    let cost = if PRICED && q.priced { q.move_price(m, water) } else { q.move_cost[m] };
+                    let ns = slot.wrapping_add_signed(NodeStore::<Scores<G, I>, SHIFT>::SLOT_DELTA[m]);
+                    let info = info_run[ns - info_first];
+                    let ng = g + cost;
+                    if info & CLOSED != 0 {
+                        continue;
+                    }
+                    if info & OPEN == 0 || ng < g_run[ns - g_first] {
+                        g_run[ns - g_first] = ng;
+                        info_run[ns - info_first] = OPEN | m as u8;
+                        let n = v + OFFSETS[m];
+                        debug_assert!(!q.priced || cost == q.config.entry_cost(world, n, q.move_cost[m]));
+                        let mut h = q.config.heuristic.estimate(q.goal - n, &q.config.costs);
+                        if GUIDED && let Some(guided) = self.guide.estimate(world, n) {
+                            h = h.max(guided);
+                        }
+                        let f = if WEIGHTED { ng + h * q.weight / 100 } else { ng + h };
+                        self.open.push(f, ng, ns as u32);
+                        self.stats.generated += 1;
+                    }
+                }
+                self.stats.peak_open = self.stats.peak_open.max(self.open.len());
+                continue;
+            }
             while legal != 0 {
                 let m = legal.trailing_zeros() as usize;
                 legal &= legal - 1;
@@ -467,9 +516,7 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
     /// around the voxel it leaves), as [`SearchConfig::entry_cost`] prices it.
     #[inline]
     fn priced(&self, m: usize, water: u32) -> u64 {
-        let o = OFFSETS[m];
-        let price = if water >> bit(o.x, o.y, o.z) & 1 != 0 { self.q.prices.1 } else { self.q.prices.0 };
-        self.q.move_cost[m] * price / 100
+        self.q.move_price(m, water)
     }
 
     /// Canonical searches: whether every free voxel around a voxel (`mask` the blocked ones,
@@ -498,7 +545,7 @@ impl<const SHIFT: i32, B: Buckets> AStar<SHIFT, B> {
         // The query's few fields read here, not the whole query (its move costs are an array).
         let (goal, heuristic, costs) = (self.q.goal, self.q.config.heuristic, self.q.config.costs);
         let Some(pass) = self.q.pass else { return };
-        let inside = NodeStore::<Scores, SHIFT>::interior(u);
+        let inside = NodeStore::<Scores<G, I>, SHIFT>::interior(u);
         while moves != 0 {
             let m = moves.trailing_zeros() as usize;
             moves &= moves - 1;
@@ -622,5 +669,33 @@ mod tests {
             checked += closed;
         }
         assert!(checked > 10_000, "checked {checked}");
+    }
+
+    /// A large search's records grow by segments of a page each and never move: a time slice
+    /// that enters new pages copies none of the records so far (a vector that doubles copies
+    /// them all, within one slice). Its answer is the same as the prelude's engine's, whose
+    /// records are vectors.
+    #[test]
+    fn a_large_search_grows_its_records_without_moving_them() {
+        let world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(160, 48, 160)).unwrap();
+        let (start, goal) = (IVec3::new(1, 1, 1), IVec3::new(158, 46, 158));
+        // No estimate (Dijkstra): a search of many pages.
+        let config = SearchConfig { heuristic: Heuristic::Zero, ..Default::default() };
+        let mut search = <AStar>::default();
+        search.begin(&world, start, goal, &config, 100, false);
+        assert!(matches!(search.advance(&world, 10), Ok(None)));
+        let first = search.nodes.rec.g.run_mut(0).1.as_ptr();
+        let pages = search.nodes.pages_used();
+        let path = loop {
+            if let Some(path) = search.advance(&world, 1000).unwrap() {
+                break path;
+            }
+            assert_eq!(search.nodes.rec.g.run_mut(0).1.as_ptr(), first);
+        };
+        assert!(search.nodes.pages_used() > 16 * pages, "{} pages, {pages} at first", search.nodes.pages_used());
+        let mut vectors = AStar::<CHUNK_SHIFT, BlockBuckets, Vec<u64>, Vec<u8>>::default();
+        vectors.begin(&world, start, goal, &config, 100, false);
+        let again = vectors.advance(&world, usize::MAX).unwrap().unwrap();
+        assert_eq!((path.cost, path.stats.expanded), (again.cost, again.stats.expanded));
     }
 }

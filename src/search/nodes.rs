@@ -302,21 +302,44 @@ impl<T: Copy + Default> Records for Vec<T> {
     }
 }
 
-/// The records of A* (and of the shared-goal field): per slot the best cost so far (`g`) and
-/// one byte of flags ([`OPEN`], [`CLOSED`]) and parent move; `info == 0`: untouched (`g` is
-/// then stale).
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Scores {
-    pub(crate) g: Vec<u64>,
-    pub(crate) info: Vec<u8>,
+/// Records of one kind, one per slot, that a search reads by index and, around a node whose
+/// neighbours share its page, through the run of slots stored together that holds the page.
+pub(crate) trait Slots<T>:
+    Records + std::ops::Index<usize, Output = T> + std::ops::IndexMut<usize> + Clone + std::fmt::Debug
+{
+    /// The slots stored together with `slot` (a page's slots are among them), and the slot of
+    /// the first.
+    fn run_mut(&mut self, slot: usize) -> (usize, &mut [T]);
 }
 
-impl Records for Scores {
+impl<T: Copy + Default + std::fmt::Debug> Slots<T> for Vec<T> {
+    #[inline(always)]
+    fn run_mut(&mut self, _slot: usize) -> (usize, &mut [T]) {
+        (0, &mut self[..])
+    }
+}
+
+impl<T: Copy + Default + std::fmt::Debug> Slots<T> for Paged<T> {
+    #[inline(always)]
+    fn run_mut(&mut self, slot: usize) -> (usize, &mut [T]) {
+        (slot & !(SEGMENT - 1), &mut self.segments[slot >> SEGMENT_SHIFT])
+    }
+}
+
+/// The records of A* (and of the shared-goal field): per slot the best cost so far (`g`) and
+/// one byte of flags ([`OPEN`], [`CLOSED`]) and parent move; `info == 0`: untouched (`g` is
+/// then stale). In vectors, or for pages of a chunk in [`Paged`] segments (one a page), which
+/// never move as the records grow.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Scores<G = Vec<u64>, I = Vec<u8>> {
+    pub(crate) g: G,
+    pub(crate) info: I,
+}
+
+impl<G: Records, I: Records> Records for Scores<G, I> {
     fn grow(&mut self, len: usize, most: usize) {
-        reserve_within(&mut self.info, len, most);
-        reserve_within(&mut self.g, len, most);
-        self.info.resize(len, 0);
-        self.g.resize(len, 0);
+        self.info.grow(len, most);
+        self.g.grow(len, most);
     }
 
     fn shrink(&mut self, len: usize) {
@@ -325,7 +348,7 @@ impl Records for Scores {
     }
 
     fn clear(&mut self, range: std::ops::Range<usize>) {
-        self.info[range].fill(0);
+        self.info.clear(range);
     }
 
     fn record_bytes() -> usize {
@@ -333,7 +356,7 @@ impl Records for Scores {
     }
 
     fn heap_bytes(&self) -> usize {
-        self.g.capacity() * 9
+        self.g.heap_bytes() + self.info.heap_bytes()
     }
 }
 
@@ -480,7 +503,7 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     pub(crate) const PAGE_VOXELS: usize = 1 << (3 * SHIFT);
     const MASK: i32 = (1 << SHIFT) - 1;
     /// Slot offset of each move from an [`interior`](Self::interior) node.
-    const SLOT_DELTA: [isize; MOVES] = slot_deltas(SHIFT);
+    pub(crate) const SLOT_DELTA: [isize; MOVES] = slot_deltas(SHIFT);
 
     /// Forgets every node, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {

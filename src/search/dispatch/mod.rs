@@ -97,9 +97,9 @@ pub(crate) struct Dispatch {
     /// The A* engine, for every phase that does not jump except the [`PRELUDE`].
     astar: AStar,
     /// The A* engine of the [`PRELUDE`], on its own small pages.
-    prelude_astar: AStar<PRELUDE_PAGE_SHIFT, VecBuckets>,
+    prelude_astar: AStar<PRELUDE_PAGE_SHIFT, VecBuckets, Vec<u64>, Vec<u8>>,
     /// The [`PRELUDE`]'s A* from the goal back to the start, when it runs from both ends.
-    prelude_reverse: AStar<PRELUDE_PAGE_SHIFT, VecBuckets>,
+    prelude_reverse: AStar<PRELUDE_PAGE_SHIFT, VecBuckets, Vec<u64>, Vec<u8>>,
     /// The [`PRELUDE`] runs from both ends (`prelude_reverse` too).
     prelude_both: bool,
     /// The current phase runs jump point search (`search`, and `reverse` when racing).

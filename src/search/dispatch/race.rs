@@ -89,7 +89,7 @@ impl Side for JumpSearch {
 }
 
 /// The prelude's A*: turns of expansions.
-impl Side for AStar<PRELUDE_PAGE_SHIFT, VecBuckets> {
+impl Side for AStar<PRELUDE_PAGE_SHIFT, VecBuckets, Vec<u64>, Vec<u8>> {
     fn take_turn(
         &mut self,
         world: &VoxelWorld,
