@@ -551,9 +551,24 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
             moves &= moves - 1;
             let n = u + OFFSETS[m];
             let ns = self.nodes.neighbour(slot, inside, n, m);
-            let info = self.nodes.rec.info[ns];
             let ng = g + if PRICED && self.q.priced { self.priced(m, water) } else { self.q.move_cost[m] };
             debug_assert!(!self.q.priced || ng - g == self.q.config.entry_cost(world, n, self.q.move_cost[m]));
+            // The common case, a voxel reached first or more cheaply, through the runs of
+            // records that hold it (each found once, not per read).
+            let (info_first, info_run) = self.nodes.rec.info.run_mut(ns);
+            let info = info_run[ns - info_first];
+            let (g_first, g_run) = self.nodes.rec.g.run_mut(ns);
+            if info & CLOSED == 0 && (info & OPEN == 0 || ng < g_run[ns - g_first]) {
+                if info & OPEN != 0 && info & PARENT_MASK != NO_PARENT && info & TIED != 0 {
+                    self.ties.remove(&(ns as u32));
+                }
+                g_run[ns - g_first] = ng;
+                info_run[ns - info_first] = OPEN | m as u8;
+                let f = ng + heuristic.estimate(goal - n, &costs);
+                self.open.push(f, ng, ns as u32);
+                self.stats.generated += 1;
+                continue;
+            }
             if info & CLOSED != 0 {
                 let before = self.reached_by(ns);
                 if ng == self.nodes.rec.g[ns] && before & 1 << m == 0 {
@@ -573,16 +588,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                 }
                 continue;
             }
-            if info & OPEN == 0 || ng < self.nodes.rec.g[ns] {
-                if info & OPEN != 0 && info & PARENT_MASK != NO_PARENT && info & TIED != 0 {
-                    self.ties.remove(&(ns as u32));
-                }
-                self.nodes.rec.g[ns] = ng;
-                self.nodes.rec.info[ns] = OPEN | m as u8;
-                let f = ng + heuristic.estimate(goal - n, &costs);
-                self.open.push(f, ng, ns as u32);
-                self.stats.generated += 1;
-            } else if ng == self.nodes.rec.g[ns] && self.reached_by(ns) & 1 << m == 0 {
+            if ng == self.nodes.rec.g[ns] && self.reached_by(ns) & 1 << m == 0 {
                 self.add_tie(ns, m);
             }
         }
@@ -590,7 +596,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
 
     /// Canonical searches: the moves the voxel in `slot` was reached by at its cost (bit
     /// [`START`] for the start).
-    #[inline]
+    #[inline(always)]
     fn reached_by(&self, slot: usize) -> u32 {
         let m = self.nodes.rec.info[slot] & PARENT_MASK;
         if m == NO_PARENT {
