@@ -65,6 +65,23 @@ impl Query {
         let price = if water >> bit(o.x, o.y, o.z) & 1 != 0 { self.prices.1 } else { self.prices.0 };
         self.move_cost[m] * price / 100
     }
+
+    /// The open list's key of voxel `n` reached at cost `g` (`WEIGHTED`: with the query's
+    /// weight; `GUIDED`: the larger of the heuristic's and the guide's estimates).
+    #[inline(always)]
+    fn key<const WEIGHTED: bool, const GUIDED: bool>(
+        &self,
+        guide: &mut Guide,
+        world: &VoxelWorld,
+        n: IVec3,
+        g: u64,
+    ) -> u64 {
+        let mut h = self.config.heuristic.estimate(self.goal - n, &self.config.costs);
+        if GUIDED && let Some(guided) = guide.estimate(world, n) {
+            h = h.max(guided);
+        }
+        if WEIGHTED { g + h * self.weight / 100 } else { g + h }
+    }
 }
 
 /// Reusable state of the A* engine, with node pages of `2^SHIFT` voxels a side (by default a
@@ -456,11 +473,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                         info_run[ns - info_first] = OPEN | m as u8;
                         let n = v + OFFSETS[m];
                         debug_assert!(!q.priced || cost == q.config.entry_cost(world, n, q.move_cost[m]));
-                        let mut h = q.config.heuristic.estimate(q.goal - n, &q.config.costs);
-                        if GUIDED && let Some(guided) = self.guide.estimate(world, n) {
-                            h = h.max(guided);
-                        }
-                        let f = if WEIGHTED { ng + h * q.weight / 100 } else { ng + h };
+                        let f = q.key::<WEIGHTED, GUIDED>(&mut self.guide, world, n, ng);
                         self.open.push(f, ng, ns as u32);
                         self.stats.generated += 1;
                     }
@@ -484,11 +497,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                 if info & OPEN == 0 || ng < self.nodes.rec.g[ns] {
                     self.nodes.rec.g[ns] = ng;
                     self.nodes.rec.info[ns] = OPEN | m as u8;
-                    let mut h = q.config.heuristic.estimate(q.goal - n, &q.config.costs);
-                    if GUIDED && let Some(guided) = self.guide.estimate(world, n) {
-                        h = h.max(guided);
-                    }
-                    let f = if WEIGHTED { ng + h * q.weight / 100 } else { ng + h };
+                    let f = q.key::<WEIGHTED, GUIDED>(&mut self.guide, world, n, ng);
                     self.open.push(f, ng, ns as u32);
                     self.stats.generated += 1;
                 }
