@@ -66,6 +66,15 @@ impl Query {
         self.move_cost[m] * price / 100
     }
 
+    /// Canonical searches: whether every free voxel around a voxel (`mask` the blocked ones,
+    /// `water` the water ones) has one price, so that its successors may be pruned.
+    #[inline]
+    fn one_price(&self, water: u32, mask: u32) -> bool {
+        let free = !mask & ((1 << 27) - 1);
+        let wet = water & free;
+        !self.priced || wet == 0 || wet == free || self.prices.0 == self.prices.1
+    }
+
     /// The open list's key of voxel `n` reached at cost `g` (`WEIGHTED`: with the query's
     /// weight; `GUIDED`: the larger of the heuristic's and the guide's estimates).
     #[inline(always)]
@@ -119,6 +128,18 @@ pub(crate) struct AStar<
     guide: Guide,
     /// The last path's voxels, goal first ([`Path::retrace`]).
     retraced: Vec<IVec3>,
+}
+
+/// Canonical searches: the moves the voxel in `slot` (its `info`) was reached by at its cost
+/// (bit [`START`] for the start), its ties listed in `ties`.
+#[inline(always)]
+fn reached_by(info: u8, ties: &hashbrown::HashMap<u32, u32>, slot: usize) -> u32 {
+    let m = info & PARENT_MASK;
+    if m == NO_PARENT {
+        return 1 << START;
+    }
+    let tied = if m & TIED != 0 { ties.get(&(slot as u32)).copied().unwrap_or(0) } else { 0 };
+    1 << (m & !TIED) | tied
 }
 
 /// Entries of the open list a time slice's refills may read or move per expansion of its
@@ -437,7 +458,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
             let mask = world.blocked_mask(v, pass);
             if let Some(canon) = canon.as_deref() {
                 let water = if PRICED && q.priced { world.water_mask_beside(v, pass, mask) } else { 0 };
-                let tried = if !PRICED || self.one_price(water, mask) {
+                let tried = if !PRICED || self.q.one_price(water, mask) {
                     canon.successors_of_any(self.reached_by(slot), mask)
                 } else {
                     legal_moves(mask, rule)
@@ -528,15 +549,6 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
         self.q.move_price(m, water)
     }
 
-    /// Canonical searches: whether every free voxel around a voxel (`mask` the blocked ones,
-    /// `water` the water ones) has one price, so that its successors may be pruned.
-    #[inline]
-    fn one_price(&self, water: u32, mask: u32) -> bool {
-        let free = !mask & ((1 << 27) - 1);
-        let wet = water & free;
-        !self.q.priced || wet == 0 || wet == free || self.q.prices.0 == self.q.prices.1
-    }
-
     /// The canonical search's relaxation of the voxels `u + OFFSETS[m]` for the moves `m` in
     /// `moves` from the closed voxel `u` (cost `g`; `water`: the water voxels around `u`, for
     /// priced media); see [`Canon::successors_of_any`] for the ties it keeps.
@@ -578,28 +590,29 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                 self.stats.generated += 1;
                 continue;
             }
+            // Reached again at its cost by another move: a tie.
+            if ng != g_run[ns - g_first] {
+                continue;
+            }
+            let before = reached_by(info, &self.ties, ns);
+            if before & 1 << m != 0 {
+                continue;
+            }
             if info & CLOSED != 0 {
-                let before = self.reached_by(ns);
-                if ng == self.nodes.rec.g[ns] && before & 1 << m == 0 {
-                    // Its successors were tried for the moves it was reached by: try the
-                    // new move's others now (none if it tried every move).
-                    let mask = world.blocked_mask(n, pass);
-                    let nwater = if PRICED && self.q.priced { world.water_mask_beside(n, pass, mask) } else { 0 };
-                    let extra = if !PRICED || self.one_price(nwater, mask) {
-                        canon.successors(m, mask) & !canon.successors_of_any(before, mask)
-                    } else {
-                        0
-                    };
-                    self.add_tie(ns, m);
+                // Its successors were tried for the moves it was reached by: try the new
+                // move's others now (none if it tried every move).
+                let mask = world.blocked_mask(n, pass);
+                let nwater = if PRICED && self.q.priced { world.water_mask_beside(n, pass, mask) } else { 0 };
+                if !PRICED || self.q.one_price(nwater, mask) {
+                    let extra = canon.successors(m, mask) & !canon.successors_of_any(before, mask);
                     if extra != 0 {
                         self.late.push((ns, extra));
                     }
                 }
-                continue;
             }
-            if ng == self.nodes.rec.g[ns] && self.reached_by(ns) & 1 << m == 0 {
-                self.add_tie(ns, m);
-            }
+            info_run[ns - info_first] |= TIED;
+            *self.ties.entry(ns as u32).or_insert(0) |= 1 << m;
+            self.ties_most = self.ties_most.max(self.ties.len());
         }
     }
 
@@ -607,19 +620,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
     /// [`START`] for the start).
     #[inline(always)]
     fn reached_by(&self, slot: usize) -> u32 {
-        let m = self.nodes.rec.info[slot] & PARENT_MASK;
-        if m == NO_PARENT {
-            return 1 << START;
-        }
-        let tied = if m & TIED != 0 { self.ties.get(&(slot as u32)).copied().unwrap_or(0) } else { 0 };
-        1 << (m & !TIED) | tied
-    }
-
-    /// Canonical searches: the voxel in `slot` was reached at its cost by move `m` too.
-    fn add_tie(&mut self, slot: usize, m: usize) {
-        self.nodes.rec.info[slot] |= TIED;
-        *self.ties.entry(slot as u32).or_insert(0) |= 1 << m;
-        self.ties_most = self.ties_most.max(self.ties.len());
+        reached_by(self.nodes.rec.info[slot], &self.ties, slot)
     }
 
     fn build_path(&mut self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {
