@@ -77,6 +77,26 @@ fn pack_plane(w: u64) -> u32 {
     (t | t >> 13 | t >> 26) as u32 & 0x1FF
 }
 
+/// The 27 bits (see `moves`) about local `l`, inside its chunk, from the chunk's 256 rows
+/// `rows`: rows `(ly + dy, lz + dz)` lie `16 (dz + 1) + dy + 1` from the first, and their bits
+/// go to `bit(-1, dy, dz) = 9 (dz + 1) + 3 (dy + 1)`.
+#[inline(always)]
+fn interior_rows_mask(rows: &[u16], l: IVec3) -> u32 {
+    let centre = ((l.z << CHUNK_SHIFT) | l.y) as usize;
+    let rows = &rows[centre - 17..centre + 18];
+    // Each plane's three rows are consecutive: read as four rows from the first (the last
+    // plane's from the one before, to stay in the chunk) in one u64, then the 3 bits about `x`
+    // of each row (bits 16 apart) packed into the plane's 9.
+    let four = |at: usize| {
+        u64::from(rows[at])
+            | u64::from(rows[at + 1]) << 16
+            | u64::from(rows[at + 2]) << 32
+            | u64::from(rows[at + 3]) << 48
+    };
+    let shift = l.x - 1;
+    pack_plane(four(0) >> shift) | pack_plane(four(16) >> shift) << 9 | pack_plane(four(31) >> (shift + 16)) << 18
+}
+
 /// The axes (bit `a` for axis `a`) along which local chunk coordinates `l` lie on a face of
 /// their chunk (0 or 15).
 #[inline(always)]
@@ -247,41 +267,61 @@ impl VoxelWorld {
         mask
     }
 
-    /// [`blocked_mask`](Self::blocked_mask) where only solid voxels block (radius 0, air
-    /// allowed, water allowed or absent): the solid layer's rows alone.
+    /// Whether only solid voxels block `pass` in this world (radius 0, air allowed, water
+    /// allowed or absent): [`blocked_mask`](Self::blocked_mask) is then the solid layer's
+    /// rows alone. A search decides it once and passes it to [`mask_of`](Self::mask_of).
     #[inline]
+    pub(crate) fn solid_only(&self, pass: Pass) -> bool {
+        pass.radius == 0 && !pass.air_blocked && (!pass.water_blocked || self.water_layer().is_empty())
+    }
+
+    /// [`blocked_mask`](Self::blocked_mask), `solid_only` being
+    /// [`solid_only`](Self::solid_only)`(pass)`: a search's loop reads the common case, a voxel
+    /// inside its chunk where only solid voxels block, without a call.
+    #[inline(always)]
+    pub(crate) fn mask_of(&self, v: IVec3, pass: Pass, solid_only: bool) -> u32 {
+        if solid_only { self.solid_mask(v) } else { self.blocked_mask(v, pass) }
+    }
+
+    /// [`blocked_mask`](Self::blocked_mask) where only solid voxels block
+    /// ([`solid_only`](Self::solid_only)): the solid layer's rows alone.
+    #[inline(always)]
     fn solid_mask(&self, v: IVec3) -> u32 {
+        let l = v & CHUNK_MASK;
+        // Inside its chunk (so its 26 neighbours too) and not on the world's last voxels, whose
+        // neighbours past the world may lie in its chunk (`v - 1` wraps to a large unsigned
+        // value at 0, which the chunk test already excludes).
         let last = self.dims().as_ivec3() - 1;
-        // Neighbours outside the world only where `v` is on its boundary (`v - 1` wraps to a
-        // large unsigned value at 0).
         let inner = |a: usize| ((v[a] - 1) as u32) < (last[a] - 1) as u32;
-        let mut mask = if inner(0) && inner(1) && inner(2) { 0 } else { self.outside_mask(v, last) };
+        if chunk_faces(l) != 0 || !(inner(0) && inner(1) && inner(2)) {
+            return self.solid_border_mask(v);
+        }
+        let solid = self.solid_layer();
+        let home = self.chunk_index(v >> CHUNK_SHIFT);
+        // All 9 rows lie in v's chunk.
+        if solid.chunk_is_empty(home) {
+            return 0;
+        }
+        interior_rows_mask(solid.rows_of(home), l)
+    }
+
+    /// [`solid_mask`](Self::solid_mask) of a voxel on a face, edge or corner of its chunk, or
+    /// beside the world's last voxels.
+    #[inline(never)]
+    fn solid_border_mask(&self, v: IVec3) -> u32 {
+        let last = self.dims().as_ivec3() - 1;
+        let mut mask = self.outside_mask(v, last);
         let solid = self.solid_layer();
         let (c, l) = (v >> CHUNK_SHIFT, v & CHUNK_MASK);
         let home = self.chunk_index(c);
         let on = chunk_faces(l);
         if on == 0 {
-            // All 9 rows lie in v's chunk: rows `(ly + dy, lz + dz)` at `16 (dz + 1) + dy + 1`
-            // from the first, their bits at `bit(-1, dy, dz) = 9 (dz + 1) + 3 (dy + 1)`.
+            // Inside its chunk, beside the world's last voxels (which lie in this chunk): its
+            // rows as inside, the voxels past the world outside.
             if solid.chunk_is_empty(home) {
                 return mask;
             }
-            let centre = ((l.z << CHUNK_SHIFT) | l.y) as usize;
-            let rows = &solid.rows_of(home)[centre - 17..centre + 18];
-            // Each plane's three rows are consecutive: read as four rows from the first (the
-            // last plane's from the one before, to stay in the chunk) in one u64, then the 3
-            // bits about `x` of each row (bits 16 apart) packed into the plane's 9.
-            let four = |at: usize| {
-                u64::from(rows[at])
-                    | u64::from(rows[at + 1]) << 16
-                    | u64::from(rows[at + 2]) << 32
-                    | u64::from(rows[at + 3]) << 48
-            };
-            let shift = l.x - 1;
-            mask |= pack_plane(four(0) >> shift)
-                | pack_plane(four(16) >> shift) << 9
-                | pack_plane(four(31) >> (shift + 16)) << 18;
-            return mask;
+            return mask | interior_rows_mask(solid.rows_of(home), l);
         }
         // On one chunk face (the common case across borders): the rows of two chunks.
         if on.count_ones() == 1 {
@@ -472,7 +512,7 @@ impl VoxelWorld {
     #[inline]
     pub(crate) fn blocked_mask(&self, v: IVec3, pass: Pass) -> u32 {
         // Where only solid voxels block (the usual case): the solid layer's rows alone.
-        if pass.radius == 0 && !pass.air_blocked && (!pass.water_blocked || self.water_layer().is_empty()) {
+        if self.solid_only(pass) {
             return self.solid_mask(v);
         }
         if pass.radius > 0 {

@@ -396,6 +396,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
         let rule = q.config.diagonal;
         let canon = if q.canonical { self.canon.as_ref().map(|c| std::sync::Arc::clone(&c.1)) } else { None };
         let max_expansions = q.config.max_expansions.unwrap_or(usize::MAX);
+        let solid_only = world.solid_only(pass);
         // Room for one expansion's new pages, within this search's share of the limit.
         let (margin, limit) =
             (NodeStore::<Scores<G, I>, SHIFT>::expansion_bytes(), world.limits().max_search_bytes / q.share.max(1));
@@ -455,7 +456,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
             self.nodes.rec.info[slot] |= CLOSED;
             self.stats.expanded += 1;
             let inside = NodeStore::<Scores<G, I>, SHIFT>::interior(v);
-            let mask = world.blocked_mask(v, pass);
+            let mask = world.mask_of(v, pass, solid_only);
             if let Some(canon) = canon.as_deref() {
                 let water = if PRICED && q.priced { world.water_mask_beside(v, pass, mask) } else { 0 };
                 let tried = if !PRICED || self.q.one_price(water, mask) {
