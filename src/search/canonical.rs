@@ -39,6 +39,38 @@ struct Candidate {
     len: u8,
 }
 
+/// Candidates tested together by [`Canon::forced_uncached`]: one a lane, in fixed-size rows
+/// the compiler turns into vector instructions, without a branch per candidate.
+const LANES: usize = 16;
+
+/// A row entry no neighbourhood mask misses: [`Canon::forced_uncached`] sets this bit (above
+/// the 27 of a mask) in the mask it tests, so a lane's rows past its last replacement pass.
+const NO_ALT: u32 = 1 << 31;
+
+/// Up to [`LANES`] candidates after one incoming direction, by rows: per lane its move's bit
+/// (0 in an empty lane), its legality mask, and its replacements' masks ([`NO_ALT`] past its
+/// last).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Lanes {
+    moves: [u32; LANES],
+    legal: [u32; LANES],
+    alts: [[u32; LANES]; 8],
+}
+
+impl Lanes {
+    fn new(candidates: &[Candidate]) -> Self {
+        let mut lanes = Lanes { moves: [0; LANES], legal: [0; LANES], alts: [[NO_ALT; LANES]; 8] };
+        for (i, c) in candidates.iter().enumerate() {
+            lanes.moves[i] = 1 << c.mv;
+            lanes.legal[i] = c.legal;
+            for (row, &alt) in lanes.alts.iter_mut().zip(&c.alts[..c.len as usize]) {
+                row[i] = alt;
+            }
+        }
+        lanes
+    }
+}
+
 /// How a cost model orders the costs of single moves and of pairs of moves: all the tables
 /// read of it. Each entry is the number of the nine costs (face, edge, corner, then the six sums
 /// of two of them) strictly below that one, so two models with equal shapes compare every pair
@@ -64,9 +96,12 @@ pub(crate) struct Canon {
     shape: CostShape,
     /// Natural moves of each incoming direction (all moves for [`START`]).
     natural: [u32; MOVES + 1],
-    candidates: Vec<Candidate>,
-    /// `candidates[range[d].0..range[d].1]` may be forced after `d`.
+    /// The moves that may be forced, in blocks of [`LANES`] tested together:
+    /// `lanes[range[d].0..range[d].1]` after `d`.
+    lanes: Vec<Lanes>,
     range: [(u16, u16); MOVES],
+    /// The most replacements a candidate after `d` has: the rows of its lanes to test.
+    rows: [u8; MOVES],
     /// Bits of the neighbourhood some candidate of `d` reads: a mask without any is not forced.
     relevant: [u32; MOVES],
     /// No natural move has a replacement as cheap (true for every model without ties, see
@@ -184,12 +219,13 @@ impl Canon {
     pub(crate) fn new(rule: DiagonalRule, costs: CostModel) -> Self {
         let mut natural = [0u32; MOVES + 1];
         natural[START] = (1 << MOVES) - 1;
-        let mut candidates = Vec::new();
+        let mut lanes = Vec::new();
         let mut range = [(0u16, 0u16); MOVES];
+        let mut rows = [0u8; MOVES];
         let mut relevant = [0u32; MOVES];
         let mut exact = true;
         for (di, &d) in OFFSETS.iter().enumerate() {
-            let first = candidates.len();
+            let mut candidates = Vec::new();
             // Voxels known free when `x` was entered by `d`: `p`, and `p -> x` was legal.
             let known_free = required_at(rule, di, -d).expect("inside") | 1 << bit(-d.x, -d.y, -d.z) | 1 << 13;
             for (ei, &e) in OFFSETS.iter().enumerate() {
@@ -215,10 +251,13 @@ impl Canon {
                 relevant[di] |= alts.iter().fold(legal, |acc, &a| acc | a);
                 candidates.push(c);
             }
-            range[di] = (first as u16, candidates.len() as u16);
+            let first = lanes.len();
+            lanes.extend(candidates.chunks(LANES).map(Lanes::new));
+            range[di] = (first as u16, lanes.len() as u16);
+            rows[di] = candidates.iter().map(|c| c.len).max().unwrap_or(0);
         }
         let memo = (0..MEMO).map(|_| AtomicU64::new(0)).collect();
-        Self { rule, shape: CostShape::of(&costs), natural, candidates, range, relevant, exact, memo }
+        Self { rule, shape: CostShape::of(&costs), natural, lanes, range, rows, relevant, exact, memo }
     }
 
     /// The tables for `rule` and `costs`, built once per process for each diagonal rule and
@@ -308,13 +347,25 @@ impl Canon {
     }
 
     /// [`forced`](Self::forced) from the tables.
+    ///
+    /// A candidate is forced where its move is legal (`mask & legal == 0`) and each of its
+    /// replacements has a blocked voxel (`mask & alt != 0`): tested for all lanes of a block at
+    /// once, row by row.
     fn forced_uncached(&self, d: usize, mask: u32) -> u32 {
         let (a, b) = self.range[d];
+        let rows = usize::from(self.rows[d]);
+        let marked = mask | NO_ALT;
         let mut out = 0;
-        for c in &self.candidates[a as usize..b as usize] {
-            if mask & c.legal == 0 && c.alts[..c.len as usize].iter().all(|&alt| mask & alt != 0) {
-                out |= 1 << c.mv;
+        // All ones where `hit`, zero elsewhere.
+        let all = |hit: bool| 0u32.wrapping_sub(u32::from(hit));
+        for lanes in &self.lanes[usize::from(a)..usize::from(b)] {
+            let mut kept: [u32; LANES] = std::array::from_fn(|i| lanes.moves[i] & all(mask & lanes.legal[i] == 0));
+            for row in &lanes.alts[..rows] {
+                for (k, &alt) in kept.iter_mut().zip(row) {
+                    *k &= all(marked & alt != 0);
+                }
             }
+            out |= kept.iter().fold(0, |acc, &k| acc | k);
         }
         out
     }
@@ -467,7 +518,7 @@ mod tests {
     /// tables, and the shared tables of the two built-in models are one.
     #[test]
     fn models_of_one_shape_share_tables() {
-        let tables = |c: &Canon| (c.natural, c.candidates.clone(), c.range, c.relevant);
+        let tables = |c: &Canon| (c.natural, c.lanes.clone(), c.range, c.rows, c.relevant);
         let rules = [DiagonalRule::Strict, DiagonalRule::Faces, DiagonalRule::Unchecked];
         let mut seed = 11;
         let mut shapes: Vec<(CostShape, CostModel)> = Vec::new();
