@@ -85,7 +85,7 @@ impl Query {
         n: IVec3,
         g: u64,
     ) -> u64 {
-        let mut h = self.config.heuristic.estimate(self.goal - n, &self.config.costs);
+        let mut h = self.config.heuristic.estimate_within(self.goal - n, &self.config.costs);
         if GUIDED && let Some(guided) = guide.estimate(world, n) {
             h = h.max(guided);
         }
@@ -291,7 +291,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
     /// The open list's key of voxel `v` reached at cost `g`.
     #[inline]
     fn f(&self, g: u64, v: IVec3) -> u64 {
-        let h = self.q.config.heuristic.estimate(self.q.goal - v, &self.q.config.costs);
+        let h = self.q.config.heuristic.estimate_within(self.q.goal - v, &self.q.config.costs);
         if self.q.weight == 100 { g + h } else { g + h * self.q.weight / 100 }
     }
 
@@ -586,7 +586,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                 }
                 g_run[ns - g_first] = ng;
                 info_run[ns - info_first] = OPEN | m as u8;
-                let f = ng + heuristic.estimate(goal - n, &costs);
+                let f = ng + heuristic.estimate_within(goal - n, &costs);
                 self.open.push(f, ng, ns as u32);
                 self.stats.generated += 1;
                 continue;

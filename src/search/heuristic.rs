@@ -54,4 +54,23 @@ impl Heuristic {
             Heuristic::Zero => 0,
         }
     }
+
+    /// [`estimate`](Self::estimate) between two voxels of one world (each axis of `d` within
+    /// [`VoxelWorld::MAX_AXIS`](crate::VoxelWorld::MAX_AXIS), 2^20) under validated costs
+    /// (below 2^40, [`CostModel::validate`]): no product or sum can pass 2^62, so it needs no
+    /// saturating arithmetic. The searches' inner loops use it.
+    #[inline]
+    pub(crate) fn estimate_within(self, d: IVec3, costs: &CostModel) -> u64 {
+        debug_assert!(d.abs().max_element() <= crate::VoxelWorld::MAX_AXIS as i32 && costs.corner < 1 << 40);
+        let d = [d.x.unsigned_abs(), d.y.unsigned_abs(), d.z.unsigned_abs()].map(u64::from);
+        let (sum, a, c) = (d[0] + d[1] + d[2], d[0].max(d[1]).max(d[2]), d[0].min(d[1]).min(d[2]));
+        match self {
+            Heuristic::Octile => {
+                let b = sum - a - c;
+                costs.corner * c + costs.edge * (b - c) + costs.face * (a - b)
+            }
+            Heuristic::Manhattan => costs.face * sum,
+            Heuristic::Zero => 0,
+        }
+    }
 }

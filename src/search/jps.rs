@@ -256,7 +256,7 @@ impl Sweeper<'_> {
 
     #[inline]
     fn beyond(&self, g: u64, y: IVec3) -> bool {
-        g + self.config.heuristic.estimate(self.goal - y, &self.config.costs) > self.bound
+        g + self.config.heuristic.estimate_within(self.goal - y, &self.config.costs) > self.bound
     }
 }
 
@@ -361,7 +361,7 @@ impl JumpSearch {
 
     #[inline]
     fn f(&self, g: u64, v: IVec3) -> u64 {
-        g + self.q.config.heuristic.estimate(self.q.goal - v, &self.q.config.costs)
+        g + self.q.config.heuristic.estimate_within(self.q.goal - v, &self.q.config.costs)
     }
 
     /// Statistics of the current (or last) search.
