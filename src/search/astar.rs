@@ -627,10 +627,18 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
     fn build_path(&mut self, world: &VoxelWorld, goal_slot: usize, cost: u64) -> Path {
         let stats = self.stats();
         let nodes = &self.nodes;
+        // The slot of the voxel `came_by` is asked about, walked back with it: within a page a
+        // parent is a fixed offset away, not a lookup.
+        let mut slot = goal_slot;
         Path::retrace(world, nodes.voxel(goal_slot), cost, stats, &mut self.retraced, |v| {
-            let slot = nodes.find(v).expect("a parent was touched by this search");
+            debug_assert_eq!(nodes.find(v), Some(slot));
             let m = nodes.rec.info[slot] & PARENT_MASK;
-            (m != NO_PARENT).then_some((m & !TIED) as usize)
+            if m == NO_PARENT {
+                return None;
+            }
+            let m = (m & !TIED) as usize;
+            slot = nodes.parent(slot, v, m).expect("a parent was touched by this search");
+            Some(m)
         })
     }
 }

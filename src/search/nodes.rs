@@ -526,6 +526,15 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
         self.pages.find(v).map(|page| page * Self::PAGE_VOXELS + PageTable::<SHIFT>::local(v))
     }
 
+    /// Slot of `v - OFFSETS[m]`, the voxel the node of `v` (in `slot`) was reached from by
+    /// move `m`: a fixed offset back when both lie in one page, else looked up (`None` if the
+    /// search never touched it).
+    #[inline]
+    pub(crate) fn parent(&self, slot: usize, v: IVec3, m: usize) -> Option<usize> {
+        let p = v - OFFSETS[m];
+        if (p >> SHIFT) == (v >> SHIFT) { Some(slot.wrapping_add_signed(-Self::SLOT_DELTA[m])) } else { self.find(p) }
+    }
+
     #[cold]
     fn new_page(&mut self, page: usize, origin: IVec3) {
         let start = page * Self::PAGE_VOXELS;
