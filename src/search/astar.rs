@@ -554,6 +554,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
     /// `moves` from the closed voxel `u` (cost `g`; `water`: the water voxels around `u`, for
     /// priced media); see [`Canon::successors_of_any`] for the ties it keeps.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn relax_canonical<const PRICED: bool>(
         &mut self,
         world: &VoxelWorld,
