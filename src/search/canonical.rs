@@ -104,14 +104,19 @@ pub(crate) struct Canon {
     rows: [u8; MOVES],
     /// Bits of the neighbourhood some candidate of `d` reads: a mask without any is not forced.
     relevant: [u32; MOVES],
+    /// Bits of the neighbourhood the successors of `d` read: [`relevant`](Self::relevant) and
+    /// the voxels its natural moves need free. The memo's keys.
+    read: [u32; MOVES],
     /// No natural move has a replacement as cheap (true for every model without ties, see
     /// [`CostModel::jump_exact`], and for some with ties). Where one has, two orders of the same
     /// moves may each prune the other, and the pruned searches are not exact: they then search
     /// every move.
     exact: bool,
-    /// [`forced`](Self::forced)'s answers by key `d << 27 | mask & relevant[d]`, as
+    /// The successors of `d` on `mask` (the natural moves legal and the forced ones; the forced
+    /// moves are these less the natural) by key `d << 27 | mask & read[d]`, as
     /// `key << 32 | answer` (0: none yet), at a hash of the key: a pure function, so threads
-    /// sharing the tables may fill it in any order.
+    /// sharing the tables may fill it in any order. One lookup answers both, with no test of
+    /// the natural moves one by one.
     memo: Box<[AtomicU64]>,
 }
 
@@ -256,8 +261,12 @@ impl Canon {
             range[di] = (first as u16, lanes.len() as u16);
             rows[di] = candidates.iter().map(|c| c.len).max().unwrap_or(0);
         }
+        let required = &REQUIRED[rule as usize];
+        let read = std::array::from_fn(|d| {
+            (0..MOVES).filter(|&m| natural[d] >> m & 1 != 0).fold(relevant[d], |acc, m| acc | required[m])
+        });
         let memo = (0..MEMO).map(|_| AtomicU64::new(0)).collect();
-        Self { rule, shape: CostShape::of(&costs), natural, lanes, range, rows, relevant, exact, memo }
+        Self { rule, shape: CostShape::of(&costs), natural, lanes, range, rows, relevant, read, exact, memo }
     }
 
     /// The tables for `rule` and `costs`, built once per process for each diagonal rule and
@@ -328,22 +337,43 @@ impl Canon {
         self.natural[d]
     }
 
-    /// The forced moves after entering a voxel with neighbourhood `mask` by move `d`; looked up
-    /// in the tables once per key and then remembered ([`memo`](Self::memo)).
+    /// The forced moves after entering a voxel with neighbourhood `mask` by move `d`: the
+    /// remembered successors ([`successors`](Self::successors)) less the natural moves.
     #[inline]
     pub(crate) fn forced(&self, d: usize, mask: u32) -> u32 {
         if d == START || mask & self.relevant[d] == 0 {
             return 0;
         }
-        let key = (d as u32) << 27 | mask & self.relevant[d];
+        self.remembered(d, mask) & !self.natural[d]
+    }
+
+    /// The successors of `d` (not [`START`]) on `mask` (some voxel of
+    /// [`read`](Self::read) blocked, so that no key is 0, an empty entry's), looked up in the
+    /// tables once per key and then remembered ([`memo`](Self::memo)).
+    #[inline]
+    fn remembered(&self, d: usize, mask: u32) -> u32 {
+        let key = (d as u32) << 27 | mask & self.read[d];
         let at = (key.wrapping_mul(0x9E37_79B1) >> (32 - MEMO.trailing_zeros())) as usize;
         let entry = self.memo[at].load(Ordering::Relaxed);
         if (entry >> 32) as u32 == key {
             return entry as u32;
         }
-        let out = self.forced_uncached(d, mask);
+        let out = self.natural_legal(d, mask) | self.forced_uncached(d, mask);
         self.memo[at].store(u64::from(key) << 32 | u64::from(out), Ordering::Relaxed);
         out
+    }
+
+    /// The natural moves of `d` legal on `mask`.
+    fn natural_legal(&self, d: usize, mask: u32) -> u32 {
+        let required = &REQUIRED[self.rule as usize];
+        let mut legal = 0;
+        let mut moves = self.natural[d];
+        while moves != 0 {
+            let m = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            legal |= u32::from(mask & required[m] == 0) << m;
+        }
+        legal
     }
 
     /// [`forced`](Self::forced) from the tables.
@@ -401,24 +431,14 @@ impl Canon {
     /// natural moves and the forced ones.
     #[inline]
     pub(crate) fn successors(&self, d: usize, mask: u32) -> u32 {
-        let natural = self.natural[d];
-        if mask == 0 {
-            // Free space: every move is legal and none is forced.
-            return natural;
-        }
         if d == START {
-            return crate::grid::moves::legal_moves(mask, self.rule);
+            return if mask == 0 { self.natural[d] } else { crate::grid::moves::legal_moves(mask, self.rule) };
         }
-        // One to seven natural moves: test those alone.
-        let required = &REQUIRED[self.rule as usize];
-        let mut legal = 0;
-        let mut moves = natural;
-        while moves != 0 {
-            let m = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
-            legal |= u32::from(mask & required[m] == 0) << m;
+        if mask & self.read[d] == 0 {
+            // Nothing it reads is blocked: every natural move is legal and none is forced.
+            return self.natural[d];
         }
-        legal | self.forced(d, mask)
+        self.remembered(d, mask)
     }
 }
 
@@ -595,9 +615,9 @@ mod tests {
         }
     }
 
-    /// The memo of forced moves answers as the tables do: for every direction, on masks seen
-    /// before and new ones, more than it has entries (so that keys share entries), from
-    /// several threads at once.
+    /// The memo of successors answers as the tables do, for the forced moves and all: for every
+    /// direction, on masks seen before and new ones, more than it has entries (so that keys
+    /// share entries), from several threads at once.
     #[test]
     fn remembered_forced_moves_match_the_tables() {
         let canon = Canon::new(DiagonalRule::Strict, CostModel::PRECISE);
@@ -618,6 +638,8 @@ mod tests {
                                 assert_eq!(want, 0);
                             }
                             assert_eq!(canon.forced(d, mask), want, "d={d} {mask:027b} round {round}");
+                            let all = canon.natural_legal(d, mask) | want;
+                            assert_eq!(canon.successors(d, mask), all, "d={d} {mask:027b} round {round}");
                             forced += usize::from(want != 0);
                         }
                     }
