@@ -425,7 +425,9 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
             }
             let g = self.nodes.rec.g[slot];
             let v = self.nodes.voxel(slot);
-            if v == q.goal {
+            // One branch, not one per axis (a voxel often shares a coordinate with the goal).
+            let to_goal = v ^ q.goal;
+            if to_goal.x | to_goal.y | to_goal.z == 0 {
                 return Ok(Some(self.build_path(world, slot, g)));
             }
             if self.stats.expanded >= max_expansions {

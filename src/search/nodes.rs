@@ -606,7 +606,10 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     #[inline]
     pub(crate) fn interior(v: IVec3) -> bool {
         let l = v & Self::MASK;
-        l.cmpgt(IVec3::ZERO).all() && l.cmplt(IVec3::splat(Self::MASK)).all()
+        // Each coordinate within 1 ..= MASK - 1, tested without a branch per axis (whether a
+        // voxel is interior follows no pattern a branch predictor could learn).
+        let inner = |c: i32| ((c - 1) as u32) < (Self::MASK - 1) as u32;
+        inner(l.x) & inner(l.y) & inner(l.z)
     }
 
     /// Slot of `n`, the neighbour of the voxel in `slot` by move `m`: a fixed offset from
@@ -615,8 +618,11 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     /// its page made).
     #[inline(always)]
     pub(crate) fn neighbour(&mut self, slot: usize, inside: bool, n: IVec3, m: usize) -> usize {
-        // Off the page's interior, most moves still stay in the page.
-        if inside || ((n - OFFSETS[m]) >> SHIFT) == (n >> SHIFT) {
+        // Off the page's interior, most moves still stay in the page: the voxels lie in one
+        // page when their coordinates (never negative) differ in no bit of the page's
+        // number. One branch, not one per test and axis.
+        let apart = (n - OFFSETS[m]) ^ n;
+        if inside | ((apart.x | apart.y | apart.z) >> SHIFT == 0) {
             slot.wrapping_add_signed(Self::SLOT_DELTA[m])
         } else {
             self.slot(n)

@@ -625,9 +625,8 @@ impl<B: Buckets> RadixHeap<B> {
             self.refill()?;
         }
         let (e, empty) = self.buckets.pop0();
-        if empty {
-            self.nonempty &= !1;
-        }
+        // Without a branch: whether bucket 0 ran empty follows no pattern.
+        self.nonempty &= !u64::from(empty);
         self.len -= 1;
         Some(e)
     }
