@@ -625,8 +625,9 @@ impl<B: Buckets> RadixHeap<B> {
             self.refill()?;
         }
         let (e, empty) = self.buckets.pop0();
-        // Without a branch: whether bucket 0 ran empty follows no pattern.
-        self.nonempty &= !u64::from(empty);
+        if empty {
+            self.nonempty &= !1;
+        }
         self.len -= 1;
         Some(e)
     }
