@@ -17,7 +17,7 @@
 //! still finds an optimal path (every move of `pi` survives); jump point search then skips the
 //! voxels that have no forced move.
 
-use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes, bit, index_of};
+use crate::grid::moves::{MOVES, OFFSETS, REQUIRED, axes, bit, index_of, legal_moves};
 use crate::search::config::{CostModel, DiagonalRule, SearchConfig};
 use glam::IVec3;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -358,22 +358,9 @@ impl Canon {
         if (entry >> 32) as u32 == key {
             return entry as u32;
         }
-        let out = self.natural_legal(d, mask) | self.forced_uncached(d, mask);
+        let out = (legal_moves(mask, self.rule) & self.natural[d]) | self.forced_uncached(d, mask);
         self.memo[at].store(u64::from(key) << 32 | u64::from(out), Ordering::Relaxed);
         out
-    }
-
-    /// The natural moves of `d` legal on `mask`.
-    fn natural_legal(&self, d: usize, mask: u32) -> u32 {
-        let required = &REQUIRED[self.rule as usize];
-        let mut legal = 0;
-        let mut moves = self.natural[d];
-        while moves != 0 {
-            let m = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
-            legal |= u32::from(mask & required[m] == 0) << m;
-        }
-        legal
     }
 
     /// [`forced`](Self::forced) from the tables.
@@ -432,7 +419,7 @@ impl Canon {
     #[inline]
     pub(crate) fn successors(&self, d: usize, mask: u32) -> u32 {
         if d == START {
-            return if mask == 0 { self.natural[d] } else { crate::grid::moves::legal_moves(mask, self.rule) };
+            return if mask == 0 { self.natural[d] } else { legal_moves(mask, self.rule) };
         }
         if mask & self.read[d] == 0 {
             // Nothing it reads is blocked: every natural move is legal and none is forced.
@@ -638,7 +625,7 @@ mod tests {
                                 assert_eq!(want, 0);
                             }
                             assert_eq!(canon.forced(d, mask), want, "d={d} {mask:027b} round {round}");
-                            let all = canon.natural_legal(d, mask) | want;
+                            let all = (legal_moves(mask, DiagonalRule::Strict) & canon.natural[d]) | want;
                             assert_eq!(canon.successors(d, mask), all, "d={d} {mask:027b} round {round}");
                             forced += usize::from(want != 0);
                         }
