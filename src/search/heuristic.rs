@@ -39,8 +39,7 @@ impl Heuristic {
     #[must_use]
     #[inline]
     pub fn estimate(self, d: IVec3, costs: &CostModel) -> u64 {
-        let d = [d.x.unsigned_abs(), d.y.unsigned_abs(), d.z.unsigned_abs()].map(u64::from);
-        let (sum, a, c) = (d[0] + d[1] + d[2], d[0].max(d[1]).max(d[2]), d[0].min(d[1]).min(d[2]));
+        let (sum, a, c) = sum_max_min(d);
         match self {
             Heuristic::Octile => {
                 let b = sum - a - c;
@@ -62,8 +61,7 @@ impl Heuristic {
     #[inline]
     pub(crate) fn estimate_within(self, d: IVec3, costs: &CostModel) -> u64 {
         debug_assert!(d.abs().max_element() <= crate::VoxelWorld::MAX_AXIS as i32 && costs.corner < 1 << 40);
-        let d = [d.x.unsigned_abs(), d.y.unsigned_abs(), d.z.unsigned_abs()].map(u64::from);
-        let (sum, a, c) = (d[0] + d[1] + d[2], d[0].max(d[1]).max(d[2]), d[0].min(d[1]).min(d[2]));
+        let (sum, a, c) = sum_max_min(d);
         match self {
             Heuristic::Octile => {
                 let b = sum - a - c;
@@ -73,4 +71,11 @@ impl Heuristic {
             Heuristic::Zero => 0,
         }
     }
+}
+
+/// The absolute values of `d`'s axes, widened: their sum, the largest and the smallest.
+#[inline(always)]
+fn sum_max_min(d: IVec3) -> (u64, u64, u64) {
+    let d = [d.x.unsigned_abs(), d.y.unsigned_abs(), d.z.unsigned_abs()].map(u64::from);
+    (d[0] + d[1] + d[2], d[0].max(d[1]).max(d[2]), d[0].min(d[1]).min(d[2]))
 }
