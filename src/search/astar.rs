@@ -128,6 +128,11 @@ pub(crate) struct AStar<
     guide: Guide,
     /// The last path's voxels, goal first ([`Path::retrace`]).
     retraced: Vec<IVec3>,
+    /// An exact search's entry `(f, g, slot)` that would come out of the open list next,
+    /// kept out of it (see [`push_or_hold`]); only ever set within a call of `run`.
+    held: Option<(u64, u64, u32)>,
+    /// The key of the node being expanded (an exact search's current level of `f`).
+    key: u64,
 }
 
 /// Canonical searches: the moves the voxel in `slot` (its `info`) was reached by at its cost
@@ -140,6 +145,28 @@ fn reached_by(info: u8, ties: &hashbrown::HashMap<u32, u32>, slot: usize) -> u32
     }
     let tied = if m & TIED != 0 { ties.get(&(slot as u32)).copied().unwrap_or(0) } else { 0 };
     1 << (m & !TIED) | tied
+}
+
+/// Adds `slot` (key `f`, cost `g`) to `open`. An exact search's list is monotone and among
+/// keys equal to the one last taken out (`key`) gives the newest first, so an entry at that key
+/// would come out next: it is `held` out of the list instead, for the next expansion to take,
+/// and the one held before it goes in. The order of expansions is the same; a node that an
+/// expansion passes on at its own level (a dive toward the goal) skips the list's push, pop
+/// and stale check.
+#[inline(always)]
+fn push_or_hold<B: Buckets, const WEIGHTED: bool>(
+    open: &mut OpenList<B>,
+    held: &mut Option<(u64, u64, u32)>,
+    key: u64,
+    (f, g, slot): (u64, u64, u32),
+) {
+    if !WEIGHTED && f <= key {
+        if let Some((f, g, slot)) = held.replace((f, g, slot)) {
+            open.push(f, g, slot);
+        }
+    } else {
+        open.push(f, g, slot);
+    }
 }
 
 /// Entries of the open list a time slice's refills may read or move per expansion of its
@@ -411,18 +438,33 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
         // its refills (the end of a large search pops them by the million).
         let mut stale_left =
             if budget == usize::MAX || budget == 0 { usize::MAX } else { budget.saturating_mul(REFILL_ENTRIES) };
-        while let Some((_, slot)) = self.open.peek() {
-            let slot = slot as usize;
-            // Stale entries: the node was expanded since (a node's newest entry, at its lowest
-            // cost, comes out before its older ones).
-            if self.nodes.rec.info[slot] & CLOSED != 0 {
-                self.open.pop();
-                stale_left -= 1;
-                if stale_left == 0 {
-                    return Ok(None);
+        loop {
+            // The node held out of the open list by the last expansion, else the list's next.
+            let (slot, taken) = match self.held.take() {
+                Some(h) => (h.2 as usize, Some(h)),
+                None => {
+                    let Some((key, slot)) = self.open.peek() else { break };
+                    let slot = slot as usize;
+                    // Stale entries: the node was expanded since (a node's newest entry, at
+                    // its lowest cost, comes out before its older ones).
+                    if self.nodes.rec.info[slot] & CLOSED != 0 {
+                        self.open.pop();
+                        stale_left -= 1;
+                        if stale_left == 0 {
+                            return Ok(None);
+                        }
+                        continue;
+                    }
+                    self.key = key;
+                    (slot, None)
                 }
-                continue;
-            }
+            };
+            // Ends the call with the held node back in the open list, where it comes out next.
+            let put_back = |s: &mut Self| {
+                if let Some((f, g, slot)) = taken {
+                    s.open.push(f, g, slot);
+                }
+            };
             let g = self.nodes.rec.g[slot];
             let v = self.nodes.voxel(slot);
             // One branch, not one per axis (a voxel often shares a coordinate with the goal).
@@ -431,9 +473,11 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                 return Ok(Some(self.build_path(world, slot, g)));
             }
             if self.stats.expanded >= max_expansions {
+                put_back(self);
                 return Err(PathError::BudgetExhausted { expanded: self.stats.expanded });
             }
             if left == 0 {
+                put_back(self);
                 return Ok(None);
             }
             // What this search uses (its pages and open-list entries), not the room its tables
@@ -444,6 +488,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
             let needed = held + margin;
             if needed > watch {
                 if needed > limit {
+                    put_back(self);
                     return Err(PathError::MemoryLimit { needed, limit });
                 }
                 if B::HELD_WITHIN_LIMIT && self.open.radix_grew() {
@@ -453,7 +498,9 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
             if B::HELD_WITHIN_LIMIT && (self.nodes.grew() || self.open.grew()) {
                 watch = self.fit_room(limit, margin);
             }
-            self.open.pop();
+            if taken.is_none() {
+                self.open.pop();
+            }
             left -= 1;
             self.nodes.rec.info[slot] |= CLOSED;
             self.stats.expanded += 1;
@@ -472,7 +519,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                     let water = if PRICED && q.priced { world.water_mask(lv) } else { 0 };
                     self.relax_canonical::<PRICED>(world, canon, ls, lv, lg, extra, water);
                 }
-                self.stats.peak_open = self.stats.peak_open.max(self.open.len());
+                self.stats.peak_open = self.stats.peak_open.max(self.open.len() + usize::from(self.held.is_some()));
                 continue;
             }
             let water = if PRICED && q.priced { world.water_mask_beside(v, pass, mask) } else { 0 };
@@ -498,11 +545,11 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                         let n = v + OFFSETS[m];
                         debug_assert!(!q.priced || cost == q.config.entry_cost(world, n, q.move_cost[m]));
                         let f = q.key::<WEIGHTED, GUIDED>(&mut self.guide, world, n, ng);
-                        self.open.push(f, ng, ns as u32);
+                        push_or_hold::<B, WEIGHTED>(&mut self.open, &mut self.held, self.key, (f, ng, ns as u32));
                         self.stats.generated += 1;
                     }
                 }
-                self.stats.peak_open = self.stats.peak_open.max(self.open.len());
+                self.stats.peak_open = self.stats.peak_open.max(self.open.len() + usize::from(self.held.is_some()));
                 continue;
             }
             while legal != 0 {
@@ -522,11 +569,11 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                     self.nodes.rec.g[ns] = ng;
                     self.nodes.rec.info[ns] = OPEN | m as u8;
                     let f = q.key::<WEIGHTED, GUIDED>(&mut self.guide, world, n, ng);
-                    self.open.push(f, ng, ns as u32);
+                    push_or_hold::<B, WEIGHTED>(&mut self.open, &mut self.held, self.key, (f, ng, ns as u32));
                     self.stats.generated += 1;
                 }
             }
-            self.stats.peak_open = self.stats.peak_open.max(self.open.len());
+            self.stats.peak_open = self.stats.peak_open.max(self.open.len() + usize::from(self.held.is_some()));
         }
         if self.open.paused() {
             return Ok(None);
@@ -590,7 +637,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                 g_run[ns - g_first] = ng;
                 info_run[ns - info_first] = OPEN | m as u8;
                 let f = ng + heuristic.estimate_within(goal - n, &costs);
-                self.open.push(f, ng, ns as u32);
+                push_or_hold::<B, false>(&mut self.open, &mut self.held, self.key, (f, ng, ns as u32));
                 self.stats.generated += 1;
                 continue;
             }
