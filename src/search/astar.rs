@@ -243,6 +243,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
             self.ties.clear();
             self.ties_most = 0;
         }
+        self.held = None;
         self.open.push(self.f(0, start), 0, slot as u32);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
@@ -438,6 +439,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
         // its refills (the end of a large search pops them by the million).
         let mut stale_left =
             if budget == usize::MAX || budget == 0 { usize::MAX } else { budget.saturating_mul(REFILL_ENTRIES) };
+        debug_assert!(self.held.is_none(), "a held node outlived its call");
         loop {
             // The node held out of the open list by the last expansion, else the list's next.
             let (slot, taken) = match self.held.take() {
