@@ -851,6 +851,39 @@ mod tests {
     /// one without them, for both kinds of buckets, with refills paused mid-read and
     /// mid-move, a room given back and a drain while paused, and a clear that drops a paused
     /// refill's entries. Each call that pauses leaves the heap as the quota found it.
+    /// A clear with entries left in some buckets (a search that ended early) empties them, and
+    /// the next search pushes and pops as on a new heap.
+    #[test]
+    fn a_cleared_heap_serves_the_next_search_as_a_new_one() {
+        fn run<B: Buckets>(seed: u64) {
+            let mut rng = crate::grid::seeded::Rng(seed);
+            let mut used = RadixHeap::<B>::default();
+            for _ in 0..20 {
+                // The last search's entries (some buckets holding some) go.
+                used.clear();
+                assert_eq!((used.len(), used.peek()), (0, None));
+                let mut new = RadixHeap::<B>::default();
+                let mut last = 0u64;
+                for _ in 0..rng.below(3000) {
+                    let k = last + u64::from(rng.below(1 << 16)) * u64::from(rng.below(1 << 8));
+                    let v = rng.below(1 << 30);
+                    used.push(k, v);
+                    new.push(k, v);
+                    if rng.below(2) == 0 {
+                        let e = used.pop();
+                        assert_eq!(e, new.pop());
+                        last = e.map_or(last, |e| e.0);
+                    }
+                    assert_eq!(used.len(), new.len());
+                }
+            }
+        }
+        for seed in 1..4 {
+            run::<BlockBuckets>(seed);
+            run::<VecBuckets>(seed);
+        }
+    }
+
     #[test]
     fn refills_in_parts_pop_as_refills_at_once() {
         fn run<B: Buckets>(seed: u64) {
