@@ -847,10 +847,6 @@ mod tests {
         assert_eq!(h.pop(), None);
     }
 
-    /// A heap whose refills pause at small quotas pops the same entries in the same order as
-    /// one without them, for both kinds of buckets, with refills paused mid-read and
-    /// mid-move, a room given back and a drain while paused, and a clear that drops a paused
-    /// refill's entries. Each call that pauses leaves the heap as the quota found it.
     /// A clear with entries left in some buckets (a search that ended early) empties them, and
     /// the next search pushes and pops as on a new heap.
     #[test]
@@ -884,6 +880,10 @@ mod tests {
         }
     }
 
+    /// A heap whose refills pause at small quotas pops the same entries in the same order as
+    /// one without them, for both kinds of buckets, with refills paused mid-read and
+    /// mid-move, a room given back and a drain while paused, and a clear that drops a paused
+    /// refill's entries. Each call that pauses leaves the heap as the quota found it.
     #[test]
     fn refills_in_parts_pop_as_refills_at_once() {
         fn run<B: Buckets>(seed: u64) {
