@@ -131,8 +131,6 @@ pub(crate) struct AStar<
     /// An exact search's entry `(f, g, slot)` that would come out of the open list next,
     /// kept out of it (see [`push_or_hold`]); only ever set within a call of `run`.
     held: Option<(u64, u64, u32)>,
-    /// The key of the node being expanded (an exact search's current level of `f`).
-    key: u64,
 }
 
 /// Canonical searches: the moves the voxel in `slot` (its `info`) was reached by at its cost
@@ -147,20 +145,18 @@ fn reached_by(info: u8, ties: &hashbrown::HashMap<u32, u32>, slot: usize) -> u32
     1 << (m & !TIED) | tied
 }
 
-/// Adds `slot` (key `f`, cost `g`) to `open`. An exact search's list is monotone and among
-/// keys equal to the one last taken out (`key`) gives the newest first, so an entry at that key
-/// would come out next: it is `held` out of the list instead, for the next expansion to take,
-/// and the one held before it goes in. The order of expansions is the same; a node that an
-/// expansion passes on at its own level (a dive toward the goal) skips the list's push, pop
-/// and stale check.
+/// Adds `slot` (key `f`, cost `g`) to `open`. An exact search's list is monotone and gives
+/// an entry pushed at the key it is taking out ([`OpenList::taken_key`]) next: such an entry is
+/// `held` out of the list instead, for the next expansion to take, and the one held before it
+/// goes in. The order of expansions is the same; a node that an expansion passes on at its
+/// own level (a dive toward the goal) skips the list's push, pop and stale check.
 #[inline(always)]
 fn push_or_hold<B: Buckets, const WEIGHTED: bool>(
     open: &mut OpenList<B>,
     held: &mut Option<(u64, u64, u32)>,
-    key: u64,
     (f, g, slot): (u64, u64, u32),
 ) {
-    if !WEIGHTED && f <= key {
+    if !WEIGHTED && f <= open.taken_key() {
         if let Some((f, g, slot)) = held.replace((f, g, slot)) {
             open.push(f, g, slot);
         }
@@ -445,7 +441,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
             let (slot, taken) = match self.held.take() {
                 Some(h) => (h.2 as usize, Some(h)),
                 None => {
-                    let Some((key, slot)) = self.open.peek() else { break };
+                    let Some((_, slot)) = self.open.peek() else { break };
                     let slot = slot as usize;
                     // Stale entries: the node was expanded since (a node's newest entry, at
                     // its lowest cost, comes out before its older ones).
@@ -457,7 +453,6 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                         }
                         continue;
                     }
-                    self.key = key;
                     (slot, None)
                 }
             };
@@ -547,7 +542,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                         let n = v + OFFSETS[m];
                         debug_assert!(!q.priced || cost == q.config.entry_cost(world, n, q.move_cost[m]));
                         let f = q.key::<WEIGHTED, GUIDED>(&mut self.guide, world, n, ng);
-                        push_or_hold::<B, WEIGHTED>(&mut self.open, &mut self.held, self.key, (f, ng, ns as u32));
+                        push_or_hold::<B, WEIGHTED>(&mut self.open, &mut self.held, (f, ng, ns as u32));
                         self.stats.generated += 1;
                     }
                 }
@@ -571,7 +566,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                     self.nodes.rec.g[ns] = ng;
                     self.nodes.rec.info[ns] = OPEN | m as u8;
                     let f = q.key::<WEIGHTED, GUIDED>(&mut self.guide, world, n, ng);
-                    push_or_hold::<B, WEIGHTED>(&mut self.open, &mut self.held, self.key, (f, ng, ns as u32));
+                    push_or_hold::<B, WEIGHTED>(&mut self.open, &mut self.held, (f, ng, ns as u32));
                     self.stats.generated += 1;
                 }
             }
@@ -639,7 +634,7 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
                 g_run[ns - g_first] = ng;
                 info_run[ns - info_first] = OPEN | m as u8;
                 let f = ng + heuristic.estimate_within(goal - n, &costs);
-                push_or_hold::<B, false>(&mut self.open, &mut self.held, self.key, (f, ng, ns as u32));
+                push_or_hold::<B, false>(&mut self.open, &mut self.held, (f, ng, ns as u32));
                 self.stats.generated += 1;
                 continue;
             }

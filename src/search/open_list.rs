@@ -202,6 +202,13 @@ impl<B: Buckets> OpenList<B> {
         self.monotone && self.radix.paused()
     }
 
+    /// Monotone mode: the key of the entries coming out now ([`RadixHeap::last`]); an entry
+    /// pushed at it comes out next.
+    #[inline]
+    pub(crate) fn taken_key(&self) -> u64 {
+        self.radix.last()
+    }
+
     /// Removes the next entry.
     #[inline]
     pub(crate) fn pop(&mut self) {

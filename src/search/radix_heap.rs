@@ -610,6 +610,13 @@ impl<B: Buckets> RadixHeap<B> {
         self.len += 1;
     }
 
+    /// The key of the entries coming out now (the least key of the last refill; 0 before the
+    /// first): an entry pushed at it comes out next, the newest first.
+    #[inline]
+    pub(crate) fn last(&self) -> u64 {
+        self.last
+    }
+
     /// The smallest entry (the next [`pop`](Self::pop)), without removing it.
     #[inline]
     pub(crate) fn peek(&mut self) -> Option<Entry> {
