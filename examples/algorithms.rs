@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example algorithms -- [--every N] [--maps A1,BA1,...] [--skip astar]
-//!     [--weight PERCENT] [--closest] [--csv FILE]
+//!     [--weight PERCENT] [--closest] [--csv FILE] [--passes N]
 //! ```
 //!
 //! For every map of the Warframe set (found through `VOXNAV_WARFRAME_DIR` or
@@ -15,6 +15,13 @@
 //! the speed-up of JPS over A*. `--closest` adds a fourth run, A* with `Fallback::Closest` (the
 //! same path and cost as A* when the goal is reachable, as on every benchmark problem). Exits
 //! non-zero if an exact mode returns a non-optimal length.
+//!
+//! `--passes N` (default 1) runs the whole benchmark N times in one process, each pass as the
+//! first (every map's world loaded again, a new pathfinder per map, the algorithms in turn on
+//! each problem), and reports each query's median time over the passes: an interruption of the
+//! process (a tenth of a millisecond is a tenth of jump point search's total on the smallest
+//! map) then moves no total. The counts must be the same in every pass; a query whose counts
+//! differ is counted as wrong.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -23,13 +30,23 @@ use std::time::Instant;
 use voxnav::prelude::*;
 use voxnav::{Problem, Scenario};
 
+/// A query's length (its bits), expansions, voxels swept, chunks scanned and peak bytes.
+type Counts = (u64, usize, usize, usize, usize);
+
 struct Run {
     name: &'static str,
     algorithm: Algorithm,
     fallback: Fallback,
     /// Nanoseconds of each query (reported in microseconds: whole microseconds per query
-    /// would drop half a microsecond from each, a bias toward the faster mode).
+    /// would drop half a microsecond from each, a bias toward the faster mode): with
+    /// `--passes`, each query's median over the passes.
     nanos: Vec<u128>,
+    /// Each query's nanoseconds in every pass so far.
+    passes: Vec<Vec<u128>>,
+    /// Each answered query's CSV line, without its time, by the query's place in the sample.
+    csv: Vec<(usize, String)>,
+    /// Each query's answer and counts, from the first pass: later passes must give the same.
+    counts: Vec<Option<Counts>>,
     expanded: Vec<usize>,
     /// Voxels swept and chunks scanned (jump point search).
     swept: Vec<usize>,
@@ -52,6 +69,7 @@ fn main() -> ExitCode {
     let (mut every, mut maps, mut skip, mut budget, mut csv) =
         (500usize, None::<Vec<String>>, Vec::new(), Algorithm::BUDGET, None);
     let mut closest = false;
+    let mut passes = 1usize;
     while let Some(a) = args.next() {
         if a == "--closest" {
             closest = true;
@@ -68,6 +86,7 @@ fn main() -> ExitCode {
                 }
             }
             "--csv" => csv = Some(v),
+            "--passes" => passes = v.parse().unwrap_or(1).max(1),
             _ => {
                 eprintln!("unknown option {a}");
                 return ExitCode::from(2);
@@ -86,23 +105,8 @@ fn main() -> ExitCode {
     names.sort();
     let mut failed = false;
     let mut csv_out = String::from("map,index,algorithm,optimal,length,expanded,swept,chunks,peak_bytes,micros\n");
-    for name in names {
-        let world = match VoxelWorld::load_3dmap(format!("{dir}/maps/{name}.3dmap")) {
-            Ok(w) => w,
-            Err(e) => {
-                eprintln!("{name}: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        let scen = match Scenario::load(format!("{dir}/scenarios/{name}.3dmap.3dscen")) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("{name}: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        let problems: Vec<(usize, Problem)> = scen.problems.iter().copied().enumerate().step_by(every).collect();
-        let mut runs: Vec<Run> = [
+    let new_runs = || -> Vec<Run> {
+        [
             ("astar", Algorithm::AStar, Fallback::Fail),
             ("jps", Algorithm::Jps, Fallback::Fail),
             ("budget", budget, Fallback::Fail),
@@ -115,6 +119,9 @@ fn main() -> ExitCode {
             algorithm,
             fallback,
             nanos: vec![],
+            passes: vec![],
+            csv: vec![],
+            counts: vec![],
             expanded: vec![],
             swept: vec![],
             chunks: vec![],
@@ -123,37 +130,52 @@ fn main() -> ExitCode {
             excess: vec![],
             wrong: 0,
         })
-        .collect();
-        let mut finder = Pathfinder::new();
-        for &(index, p) in &problems {
-            for run in &mut runs {
-                let config = SearchConfig {
-                    costs: CostModel::PRECISE,
-                    algorithm: run.algorithm,
-                    fallback: run.fallback,
-                    ..Default::default()
-                };
-                let t = Instant::now();
-                let result = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config));
-                let ns = t.elapsed().as_nanos();
-                run.nanos.push(ns);
-                let us = ns as f64 / 1e3;
-                let chunks = finder.chunks_scanned();
-                run.bytes.push(result.as_ref().ok().map(|p| p.stats.peak_bytes));
-                match result {
-                    Ok(path) => {
-                        run.expanded.push(path.stats.expanded);
-                        run.swept.push(path.stats.swept);
-                        run.chunks.push(chunks);
-                        let excess = (path.length - p.optimal_length) / p.optimal_length.max(1e-9);
-                        run.excess.push(excess.max(0.0));
-                        if run.algorithm.suboptimality_bound() == 1.0 && (path.length - p.optimal_length).abs() > 1e-6 {
-                            run.wrong += 1;
-                            eprintln!("{name} {index} {}: {} != {}", run.name, path.length, p.optimal_length);
-                        }
-                        let _ = writeln!(
-                            csv_out,
-                            "{name},{index},{},{:.8},{:.8},{},{},{},{},{us:.3}",
+        .collect()
+    };
+    let mut all: Vec<(String, Vec<Run>)> = names.into_iter().map(|n| (n, new_runs())).collect();
+    let mut line = String::new();
+    for pass in 0..passes {
+        for (name, runs) in &mut all {
+            let world = match VoxelWorld::load_3dmap(format!("{dir}/maps/{name}.3dmap")) {
+                Ok(w) => w,
+                Err(e) => {
+                    eprintln!("{name}: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let scen = match Scenario::load(format!("{dir}/scenarios/{name}.3dmap.3dscen")) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("{name}: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let problems: Vec<(usize, Problem)> = scen.problems.iter().copied().enumerate().step_by(every).collect();
+            let mut finder = Pathfinder::new();
+            for (q, &(index, p)) in problems.iter().enumerate() {
+                for run in runs.iter_mut() {
+                    let config = SearchConfig {
+                        costs: CostModel::PRECISE,
+                        algorithm: run.algorithm,
+                        fallback: run.fallback,
+                        ..Default::default()
+                    };
+                    let t = Instant::now();
+                    let result = finder.find(&world, None, &PathRequest::new(p.start, p.goal, config));
+                    let ns = t.elapsed().as_nanos();
+                    if pass == 0 {
+                        run.passes.push(Vec::with_capacity(passes));
+                    }
+                    run.passes[q].push(ns);
+                    let chunks = finder.chunks_scanned();
+                    let counts = result.as_ref().ok().map(|path| {
+                        (path.length.to_bits(), path.stats.expanded, path.stats.swept, chunks, path.stats.peak_bytes)
+                    });
+                    line.clear();
+                    if let Ok(path) = &result {
+                        let _ = write!(
+                            line,
+                            "{name},{index},{},{:.8},{:.8},{},{},{},{}",
                             run.name,
                             p.optimal_length,
                             path.length,
@@ -163,17 +185,52 @@ fn main() -> ExitCode {
                             path.stats.peak_bytes
                         );
                     }
-                    Err(e) => {
-                        run.wrong += 1;
-                        eprintln!("{name} {index} {}: {e}", run.name);
+                    if pass > 0 {
+                        // The same query again: the same answer and counts.
+                        if counts != run.counts[q] {
+                            run.wrong += 1;
+                            eprintln!("{name} {index} {}: pass {pass} differs from the first", run.name);
+                        }
+                        continue;
+                    }
+                    run.counts.push(counts);
+                    run.bytes.push(result.as_ref().ok().map(|p| p.stats.peak_bytes));
+                    match result {
+                        Ok(path) => {
+                            run.expanded.push(path.stats.expanded);
+                            run.swept.push(path.stats.swept);
+                            run.chunks.push(chunks);
+                            let excess = (path.length - p.optimal_length) / p.optimal_length.max(1e-9);
+                            run.excess.push(excess.max(0.0));
+                            if run.algorithm.suboptimality_bound() == 1.0
+                                && (path.length - p.optimal_length).abs() > 1e-6
+                            {
+                                run.wrong += 1;
+                                eprintln!("{name} {index} {}: {} != {}", run.name, path.length, p.optimal_length);
+                            }
+                            run.csv.push((q, line.clone()));
+                        }
+                        Err(e) => {
+                            run.wrong += 1;
+                            eprintln!("{name} {index} {}: {e}", run.name);
+                        }
                     }
                 }
+            }
+        }
+    }
+    for (name, runs) in &mut all {
+        let name = name.as_str();
+        for run in runs.iter_mut() {
+            run.nanos = run.passes.iter().map(|t| pct(t, 0.5)).collect();
+            for (q, prefix) in &run.csv {
+                let _ = writeln!(csv_out, "{prefix},{:.3}", run.nanos[*q] as f64 / 1e3);
             }
         }
         // Problem by problem, whether a run's query held more memory at its peak than A*'s.
         if let Some(astar) = runs.iter().position(|r| r.name == "astar") {
             let reference = runs[astar].bytes.clone();
-            for run in &mut runs {
+            for run in runs.iter_mut() {
                 run.above_astar = run
                     .bytes
                     .iter()
@@ -184,7 +241,7 @@ fn main() -> ExitCode {
         }
         let astar_total: u128 = runs.iter().find(|r| r.name == "astar").map_or(0, |r| r.nanos.iter().sum());
         let astar_p99 = runs.iter().find(|r| r.name == "astar").map_or(0, |r| pct(&r.nanos, 0.99));
-        for run in &runs {
+        for run in runs.iter() {
             let total: u128 = run.nanos.iter().sum();
             let us = |ns: u128| (ns + 500) / 1000;
             let mean_excess = run.excess.iter().sum::<f64>() / run.excess.len().max(1) as f64;
@@ -195,7 +252,7 @@ fn main() -> ExitCode {
                  total_swept={} median_chunks={} total_chunks={} median_peak_kb={} max_peak_kb={} above_astar_bytes={} \
                  mean_excess={mean_excess:.6} max_excess={max_excess:.6}",
                 run.name,
-                problems.len(),
+                run.passes.len(),
                 run.wrong,
                 total as f64 / 1e6,
                 us(pct(&run.nanos, 0.5)),
