@@ -51,11 +51,17 @@ struct Run {
     /// Voxels swept and chunks scanned (jump point search).
     swept: Vec<usize>,
     chunks: Vec<usize>,
-    /// Peak bytes of each query (`None`: no path), and the problems where it exceeded A*'s.
-    bytes: Vec<Option<usize>>,
+    /// The problems where a query's peak bytes exceeded A*'s.
     above_astar: usize,
     excess: Vec<f64>,
     wrong: usize,
+}
+
+impl Run {
+    /// Peak bytes of each query (`None`: no path).
+    fn bytes(&self) -> Vec<Option<usize>> {
+        self.counts.iter().map(|c| c.map(|c| c.4)).collect()
+    }
 }
 
 fn pct<T: Copy + Default + Ord>(v: &[T], q: f64) -> T {
@@ -125,7 +131,6 @@ fn main() -> ExitCode {
             expanded: vec![],
             swept: vec![],
             chunks: vec![],
-            bytes: vec![],
             above_astar: 0,
             excess: vec![],
             wrong: 0,
@@ -194,7 +199,6 @@ fn main() -> ExitCode {
                         continue;
                     }
                     run.counts.push(counts);
-                    run.bytes.push(result.as_ref().ok().map(|p| p.stats.peak_bytes));
                     match result {
                         Ok(path) => {
                             run.expanded.push(path.stats.expanded);
@@ -229,10 +233,10 @@ fn main() -> ExitCode {
         }
         // Problem by problem, whether a run's query held more memory at its peak than A*'s.
         if let Some(astar) = runs.iter().position(|r| r.name == "astar") {
-            let reference = runs[astar].bytes.clone();
+            let reference = runs[astar].bytes();
             for run in runs.iter_mut() {
                 run.above_astar = run
-                    .bytes
+                    .bytes()
                     .iter()
                     .zip(&reference)
                     .filter(|(b, a)| matches!((b, a), (Some(b), Some(a)) if b > a))
@@ -266,8 +270,8 @@ fn main() -> ExitCode {
                 run.swept.iter().sum::<usize>(),
                 pct(&run.chunks, 0.5),
                 run.chunks.iter().sum::<usize>(),
-                pct(&run.bytes.iter().flatten().copied().collect::<Vec<_>>(), 0.5) / 1024,
-                run.bytes.iter().flatten().max().copied().unwrap_or(0) / 1024,
+                pct(&run.bytes().into_iter().flatten().collect::<Vec<_>>(), 0.5) / 1024,
+                run.bytes().into_iter().flatten().max().unwrap_or(0) / 1024,
                 run.above_astar,
             );
             if astar_total > 0 && run.name != "astar" {
