@@ -47,10 +47,6 @@ struct Run {
     csv: Vec<(usize, String)>,
     /// Each query's answer and counts, from the first pass: later passes must give the same.
     counts: Vec<Option<Counts>>,
-    expanded: Vec<usize>,
-    /// Voxels swept and chunks scanned (jump point search).
-    swept: Vec<usize>,
-    chunks: Vec<usize>,
     /// The problems where a query's peak bytes exceeded A*'s.
     above_astar: usize,
     excess: Vec<f64>,
@@ -61,6 +57,12 @@ impl Run {
     /// Peak bytes of each query (`None`: no path).
     fn bytes(&self) -> Vec<Option<usize>> {
         self.counts.iter().map(|c| c.map(|c| c.4)).collect()
+    }
+
+    /// One count (`pick`) of each answered query: expansions, voxels swept (jump point search)
+    /// or chunks scanned.
+    fn answered(&self, pick: impl Fn(&Counts) -> usize) -> Vec<usize> {
+        self.counts.iter().flatten().map(pick).collect()
     }
 }
 
@@ -128,9 +130,6 @@ fn main() -> ExitCode {
             passes: vec![],
             csv: vec![],
             counts: vec![],
-            expanded: vec![],
-            swept: vec![],
-            chunks: vec![],
             above_astar: 0,
             excess: vec![],
             wrong: 0,
@@ -177,7 +176,7 @@ fn main() -> ExitCode {
                         (path.length.to_bits(), path.stats.expanded, path.stats.swept, chunks, path.stats.peak_bytes)
                     });
                     line.clear();
-                    if let Ok(path) = &result {
+                    if let (0, Ok(path)) = (pass, &result) {
                         let _ = write!(
                             line,
                             "{name},{index},{},{:.8},{:.8},{},{},{},{}",
@@ -201,9 +200,6 @@ fn main() -> ExitCode {
                     run.counts.push(counts);
                     match result {
                         Ok(path) => {
-                            run.expanded.push(path.stats.expanded);
-                            run.swept.push(path.stats.swept);
-                            run.chunks.push(chunks);
                             let excess = (path.length - p.optimal_length) / p.optimal_length.max(1e-9);
                             run.excess.push(excess.max(0.0));
                             if run.algorithm.suboptimality_bound() == 1.0
@@ -246,6 +242,7 @@ fn main() -> ExitCode {
         let astar_total: u128 = runs.iter().find(|r| r.name == "astar").map_or(0, |r| r.nanos.iter().sum());
         let astar_p99 = runs.iter().find(|r| r.name == "astar").map_or(0, |r| pct(&r.nanos, 0.99));
         for run in runs.iter() {
+            let (expanded, swept, chunks) = (run.answered(|c| c.1), run.answered(|c| c.2), run.answered(|c| c.3));
             let total: u128 = run.nanos.iter().sum();
             let us = |ns: u128| (ns + 500) / 1000;
             let mean_excess = run.excess.iter().sum::<f64>() / run.excess.len().max(1) as f64;
@@ -262,14 +259,14 @@ fn main() -> ExitCode {
                 us(pct(&run.nanos, 0.5)),
                 us(pct(&run.nanos, 0.99)),
                 us(run.nanos.iter().max().copied().unwrap_or(0)),
-                pct(&run.expanded, 0.5),
-                pct(&run.expanded, 0.99),
-                run.expanded.iter().max().copied().unwrap_or(0),
-                run.expanded.iter().sum::<usize>(),
-                pct(&run.swept, 0.5),
-                run.swept.iter().sum::<usize>(),
-                pct(&run.chunks, 0.5),
-                run.chunks.iter().sum::<usize>(),
+                pct(&expanded, 0.5),
+                pct(&expanded, 0.99),
+                expanded.iter().max().copied().unwrap_or(0),
+                expanded.iter().sum::<usize>(),
+                pct(&swept, 0.5),
+                swept.iter().sum::<usize>(),
+                pct(&chunks, 0.5),
+                chunks.iter().sum::<usize>(),
                 pct(&run.bytes().into_iter().flatten().collect::<Vec<_>>(), 0.5) / 1024,
                 run.bytes().into_iter().flatten().max().unwrap_or(0) / 1024,
                 run.above_astar,
