@@ -27,7 +27,7 @@ use crate::search::radix_heap::VecBuckets;
 mod race;
 mod sight;
 
-use race::{LEAD, PRELUDE_TURN, TURN, reversible, side_by_side};
+use race::{LEAD, OTHER_END_FIRST, PRELUDE_TURN, TURN, reversible, side_by_side};
 use sight::Line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -56,8 +56,8 @@ enum Phase {
 /// without the jumps, [`AStar::begin`]) that an exact jump point search runs first: the
 /// *prelude*. Small queries end within it, without paying the jump search's set-up (the scan
 /// events of the chunks it reads, microseconds each, and its two node tables); the others hand
-/// over to the race of jump point searches, which starts afresh, from the goal's side (see
-/// [`LEAD`]). All are exact. The budget mode's first phase begins with it too, where jump
+/// over to the race of jump point searches, which starts afresh (its first turn: [`LEAD`],
+/// [`OTHER_END_FIRST`]). All are exact. The budget mode's first phase begins with it too, where jump
 /// point search could jump ([`Dispatch::begin_engines`]): an exact answer is within any
 /// weight, and its pruned expansions cost less than the weighted A*'s.
 ///
@@ -141,7 +141,8 @@ pub(crate) struct Dispatch {
     prelude_turn: Option<u64>,
     /// The end of the query an obstacle on the straight line lies clearly nearer (`true`:
     /// the goal; [`sight::read_line`]), where searches run from both ends: the search from
-    /// it runs alone in the [`PRELUDE`] and takes the race's first turn.
+    /// it runs alone in the [`PRELUDE`], and takes the race's first whole turn, after the
+    /// other end's short one ([`OTHER_END_FIRST`]).
     nearer_end: Option<bool>,
     /// Where the straight line between a query's ends is clear, the octile path between them
     /// is walked first, from the start ([`sight::walk_octile`]; every algorithm but
@@ -373,13 +374,14 @@ impl Dispatch {
             }
         } else {
             self.jump = jump;
-            self.start_search(world);
+            self.start_search(world, false);
         }
     }
 
     /// Starts the search of the current phase on its engine: jump point search (racing from
-    /// both ends where it can) if `self.jump`, else A*.
-    fn start_search(&mut self, world: &VoxelWorld) {
+    /// both ends where it can) if `self.jump`, else A*; `after_prelude`: the [`PRELUDE`]
+    /// ran first and did not answer.
+    fn start_search(&mut self, world: &VoxelWorld, after_prelude: bool) {
         self.prelude = false;
         self.prelude_both = false;
         let left = self.config.max_expansions.map(|m| m.saturating_sub(self.carried.expanded));
@@ -390,10 +392,19 @@ impl Dispatch {
             let config = SearchConfig { max_expansions: None, ..config };
             self.search.begin(world, self.start, self.target, &config, &mut self.scans);
             self.reverse.begin(world, self.target, self.start, &config, &mut self.scans);
-            // The side from the end nearer the line's obstacle first, if one is, else the
-            // search from the goal.
+            // After the prelude, a short turn for the side it searched less from (the other
+            // end of a lone side); without one, the side from the end nearer the line's
+            // obstacle first, if one is, else the search from the goal.
             let (lead, turn) = self.race_turns.unwrap_or((LEAD, TURN));
-            self.turn = if lead == 0 { (self.nearer_end.unwrap_or(true), turn) } else { (false, lead) };
+            self.turn = if after_prelude {
+                let (from_start, from_goal) =
+                    (self.prelude_astar.stats().expanded, self.prelude_reverse.stats().expanded);
+                (from_goal < from_start, OTHER_END_FIRST)
+            } else if lead == 0 {
+                (self.nearer_end.unwrap_or(true), turn)
+            } else {
+                (false, lead)
+            };
         } else if self.jump {
             self.search.begin(world, self.start, self.target, &config, &mut self.scans);
         } else {
@@ -417,7 +428,7 @@ impl Dispatch {
         self.carried = self.add(self.phase_stats());
         self.phase_left = self.after_prelude_left;
         self.jump = self.prelude_jumps;
-        self.start_search(world);
+        self.start_search(world, true);
     }
 
     /// Statistics of the current phase's searches.

@@ -3,7 +3,8 @@
 //! search from the goal found it). The prelude's two A*s with canonical successors race so
 //! ([`Dispatch::prelude_race`]), then, if they have not ended, two jump point searches from
 //! scratch ([`Dispatch::race`]: the one from the goal first, [`LEAD`], in turns of [`TURN`]
-//! units of work); each turn goes to the side whose level of `f` is the higher
+//! units of work, after a short look from the end the prelude searched less from,
+//! [`OTHER_END_FIRST`]); each turn goes to the side whose level of `f` is the higher
 //! ([`next_side`]). Both sides are exact, so either path is optimal.
 //!
 //! Why: A* (and JPS) must expand every voxel whose `f` is below the optimum, and when the
@@ -36,6 +37,18 @@ pub(super) const LEAD: u64 = 0;
 /// are measured in work, not expansions: one expansion may sweep thousands of voxels
 /// (docs/search.md compares the two).
 pub(super) const TURN: u64 = 4096;
+/// Work of the race's first turn after a [`PRELUDE`](super::PRELUDE) that did not answer: the
+/// turn goes to the side the prelude expanded fewer voxels from (the start's on a tie), and
+/// the next, a whole [`TURN`], to the other (which has then done no work, see [`SHARE`]).
+/// Where the prelude searched from one end alone (the end nearer the straight line's
+/// obstacle, `sight`), that is the other end; where its two sides raced, the side whose level
+/// rose the slower. Either choice is wrong on a few problems, for example one end shut in a
+/// narrow space and the other just outside its wall. There the search from the other end
+/// ends within this short turn. Where it does not, its work is not lost: the race goes on
+/// from it. Chosen on the tuning half of the Warframe maps among 128, 256, 384, 512, 768,
+/// 1,024 and 2,048, of which 256 to 1,024 did about as well; a whole turn (4,096) cost time
+/// (docs/benchmarks.md).
+pub(super) const OTHER_END_FIRST: u64 = 512;
 /// A side of the race that has done more than this many times the other side's work gives it
 /// the next turn, whatever their levels: a side stuck on a wide level of `f` cannot starve
 /// the other, and the race costs at most this many times plus one what the other side
@@ -380,6 +393,48 @@ mod tests {
         assert!(raced < backward * 3 / 2 + 2 * PRELUDE_TURN as usize, "raced {raced}, sides {forward} / {backward}");
     }
 
+    /// Simple's tube (as above) with one end inside it and the other just outside its wall
+    /// (the problems #4490 and #490 of the Warframe map): the straight line between them
+    /// crosses the wall nearer the outer end, so the prelude searches from there alone, and
+    /// floods the outside of the tube without ending (in #1310 the line ranks neither end, and
+    /// the prelude's race runs the outer side most). The search from the inner end climbs out
+    /// of the tube's top in a few hundred expansions. The race after the prelude ends within
+    /// the inner end's first short turn; the outer end's search does no more.
+    #[test]
+    fn the_race_looks_from_the_other_end_first() {
+        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(105, 132, 105)).unwrap();
+        for y in 50..82 {
+            for a in 50..55 {
+                for v in [IVec3::new(a, y, 50), IVec3::new(a, y, 54), IVec3::new(50, y, a), IVec3::new(54, y, a)] {
+                    world.set(v, Voxel::Solid).unwrap();
+                }
+            }
+        }
+        let config = SearchConfig { algorithm: Algorithm::Jps, costs: crate::CostModel::PRECISE, ..Default::default() };
+        let mut astar = <AStar>::default();
+        // The line ranks the outer end; the last (#1310) ranks neither, and the prelude's
+        // race gives the outer side most of its turns (its level rises the faster at first).
+        let problems = [
+            (IVec3::new(51, 69, 53), IVec3::new(52, 59, 49), Some(true)),
+            (IVec3::new(51, 70, 52), IVec3::new(50, 72, 49), Some(true)),
+            (IVec3::new(51, 74, 53), IVec3::new(53, 63, 55), None),
+        ];
+        for (start, goal, nearer) in problems {
+            astar.begin(&world, start, goal, &config, 100, false);
+            let best = astar.advance(&world, usize::MAX).unwrap().expect("reachable");
+            let mut race = Dispatch::default();
+            race.begin(&world, start, goal, &config, false);
+            assert_eq!(race.nearer_end, nearer, "{start} -> {goal}");
+            let SearchStep::Found(path) = race.advance(&world, usize::MAX) else { panic!("no path") };
+            assert_eq!(path.cost, best.cost);
+            assert!(race.racing, "{start} -> {goal}: the prelude handed over");
+            let (from_start, from_goal) = (race.prelude_astar.stats().expanded, race.prelude_reverse.stats().expanded);
+            assert!(from_start < from_goal, "{start} -> {goal}: the prelude {from_start} / {from_goal}");
+            let (inner, outer) = (race.search.work(), race.reverse.work());
+            assert!(inner > 0 && inner <= OTHER_END_FIRST && outer == 0, "{start} -> {goal}: {inner} / {outer}");
+        }
+    }
+
     /// An `n`^3 world holding a cup: walls round the cube `walls` on every axis, open towards
     /// +x.
     fn cup(n: u32, walls: std::ops::Range<i32>) -> VoxelWorld {
@@ -418,13 +473,21 @@ mod tests {
             let (forward, reverse) = (race.prelude_astar.stats().expanded, race.prelude_reverse.stats().expanded);
             let (alone, other) = if from_goal { (reverse, forward) } else { (forward, reverse) };
             assert!(alone > 0 && other == 0, "{start} -> {goal}: {forward} from the start, {reverse} from the goal");
-            // A prelude of a few expansions hands over; the race begins from the same end.
+            // A prelude of a few expansions hands over. The race begins with a short turn
+            // from the other end, and the next, a whole one, goes to the prelude's end.
             let mut race = Dispatch { prelude_expansions: Some(4), ..Dispatch::default() };
             race.begin(&world, start, goal, &config, false);
             assert!(matches!(race.advance(&world, 4), SearchStep::Pending));
-            race.advance(&world, 1);
+            assert!(matches!(race.advance(&world, 1), SearchStep::Pending));
             assert!(race.racing);
-            assert_eq!(race.turn.0, from_goal);
+            assert_eq!(race.turn.0, !from_goal);
+            while race.turn.0 != from_goal {
+                assert!(matches!(race.advance(&world, 1), SearchStep::Pending), "{start} -> {goal}");
+            }
+            let (other, alone) = if from_goal { (&race.search, &race.reverse) } else { (&race.reverse, &race.search) };
+            assert!(other.work() >= OTHER_END_FIRST && other.work() < 2 * OTHER_END_FIRST, "{}", other.work());
+            assert_eq!(alone.work(), 0);
+            assert_eq!(race.turn.1, TURN);
         }
         // No obstacle on the line: the prelude's two sides race.
         let mut race = Dispatch::default();
