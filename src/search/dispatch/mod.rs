@@ -56,10 +56,10 @@ enum Phase {
 /// without the jumps, [`AStar::begin`]) that an exact jump point search runs first: the
 /// *prelude*. Small queries end within it, without paying the jump search's set-up (the scan
 /// events of the chunks it reads, microseconds each, and its two node tables); the others hand
-/// over to the race of jump point searches, which starts afresh (its first turn: [`LEAD`],
-/// [`OTHER_END_FIRST`]). All are exact. The budget mode's first phase begins with it too, where jump
-/// point search could jump ([`Dispatch::begin_engines`]): an exact answer is within any
-/// weight, and its pruned expansions cost less than the weighted A*'s.
+/// over to the race of jump point searches, which starts afresh (its first turn:
+/// [`OTHER_END_FIRST`]). All are exact. The budget mode's first phase begins with it too,
+/// where jump point search could jump ([`Dispatch::begin_engines`]): an exact answer is
+/// within any weight, and its pruned expansions cost less than the weighted A*'s.
 ///
 /// Where the race may run ([`reversible`]), the prelude runs from both ends, as the race does
 /// and for the same reason (the heuristic's error is paid once from the end it lies at): two
