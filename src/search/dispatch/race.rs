@@ -355,6 +355,20 @@ mod tests {
         assert!(race.racing);
     }
 
+    /// The world of the Warframe map Simple: 105 x 132 x 105 voxels, empty but for a square
+    /// tube from y = 50 to 81, walls one voxel thick at x and z 50 and 54, open at both ends.
+    fn simple_tube() -> VoxelWorld {
+        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(105, 132, 105)).unwrap();
+        for y in 50..82 {
+            for a in 50..55 {
+                for v in [IVec3::new(a, y, 50), IVec3::new(a, y, 54), IVec3::new(50, y, a), IVec3::new(54, y, a)] {
+                    world.set(v, Voxel::Solid).unwrap();
+                }
+            }
+        }
+        world
+    }
+
     /// The prelude's race on the tube of the Warframe map Simple (its problem #8300): a
     /// square tube 32 voxels long, walls one voxel thick, open at both ends; the goal inside,
     /// the start outside beside it. From the start every voxel in front of the tube's side
@@ -366,14 +380,7 @@ mod tests {
     /// climbs, and ends within the prelude at little more than it needs alone.
     #[test]
     fn the_prelude_runs_the_side_that_ends_first() {
-        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(105, 132, 105)).unwrap();
-        for y in 50..82 {
-            for a in 50..55 {
-                for v in [IVec3::new(a, y, 50), IVec3::new(a, y, 54), IVec3::new(50, y, a), IVec3::new(54, y, a)] {
-                    world.set(v, Voxel::Solid).unwrap();
-                }
-            }
-        }
+        let world = simple_tube();
         let (start, goal) = (IVec3::new(49, 60, 57), IVec3::new(53, 70, 51));
         let config = SearchConfig { algorithm: Algorithm::Jps, costs: crate::CostModel::PRECISE, ..Default::default() };
         let alone = |from: IVec3, to: IVec3| {
@@ -393,23 +400,16 @@ mod tests {
         assert!(raced < backward * 3 / 2 + 2 * PRELUDE_TURN as usize, "raced {raced}, sides {forward} / {backward}");
     }
 
-    /// Simple's tube (as above) with one end inside it and the other just outside its wall
-    /// (the problems #4490 and #490 of the Warframe map): the straight line between them
+    /// Simple's tube (`simple_tube`) with one end inside it and the other just outside its
+    /// wall (the problems #4490 and #490 of the Warframe map): the straight line between them
     /// crosses the wall nearer the outer end, so the prelude searches from there alone, and
-    /// floods the outside of the tube without ending (in #1310 the line ranks neither end, and
-    /// the prelude's race runs the outer side most). The search from the inner end climbs out
-    /// of the tube's top in a few hundred expansions. The race after the prelude ends within
-    /// the inner end's first short turn; the outer end's search does no more.
+    /// floods the outside of the tube without ending (in #1310 the line ranks neither end,
+    /// and the prelude's race runs the outer side most). The search from the inner end climbs
+    /// out of the tube's top in a few hundred expansions. The race after the prelude ends
+    /// within the inner end's first short turn; the outer end's search does no more.
     #[test]
     fn the_race_looks_from_the_other_end_first() {
-        let mut world = VoxelWorld::new(glam::Vec3::ZERO, 1.0, glam::UVec3::new(105, 132, 105)).unwrap();
-        for y in 50..82 {
-            for a in 50..55 {
-                for v in [IVec3::new(a, y, 50), IVec3::new(a, y, 54), IVec3::new(50, y, a), IVec3::new(54, y, a)] {
-                    world.set(v, Voxel::Solid).unwrap();
-                }
-            }
-        }
+        let world = simple_tube();
         let config = SearchConfig { algorithm: Algorithm::Jps, costs: crate::CostModel::PRECISE, ..Default::default() };
         let mut astar = <AStar>::default();
         // The line ranks the outer end; the last (#1310) ranks neither, and the prelude's
