@@ -501,9 +501,9 @@ fn a_search_holds_no_more_than_its_limit() {
         (Algorithm::AStar, 2 << 20),
         (Algorithm::AStar, 8 << 20),
         (Algorithm::AStar, 32 << 20),
-        (Algorithm::BUDGET, 8 << 20),
+        (Algorithm::BUDGET, 6 << 20),
         (Algorithm::Weighted { percent: 150 }, 4 << 20),
-        (Algorithm::Jps, 8 << 20),
+        (Algorithm::Jps, 6 << 20),
     ] {
         let mut world = world.clone();
         world.set_limits(Limits { max_search_bytes: limit, ..Limits::default() });
