@@ -28,8 +28,9 @@ pub(crate) const NO_PARENT: u8 = 0x3F;
 /// chunk (A*) the entry is `[stamp, page]` (8 bytes), valid when its stamp is the current
 /// search's. For pages smaller than a chunk it is the number of a block (4 bytes), handed out
 /// with the chunk's first page, that holds the pages of the chunk's cubes (4 bytes each), or
-/// for pages smaller than 8^3 the blocks of its 8^3 regions, each handed out with the region's
-/// first page and holding the pages of the region's cubes; the entry is valid when that block
+/// for pages smaller than 4^3 ([`TWO_LEVEL_BELOW`]) the blocks of its 8^3 regions, each handed
+/// out with the region's first page and holding the pages of the region's cubes; the entry is
+/// valid when that block
 /// was handed out in the current search and to this chunk (each block records its chunk), so
 /// it needs no stamp. A search's tables so follow the
 /// chunks it touches, not the number of cubes in the world (a table per 8^3 cube took 64 bytes
@@ -47,21 +48,26 @@ pub(crate) struct PageTable<const SHIFT: i32 = CHUNK_SHIFT> {
     /// Per block handed out in the current search: the chunk it holds the pages of.
     block_chunk: Vec<u32>,
     /// Pages smaller than a chunk: per block, the page of each cube of its chunk; for pages
-    /// smaller than a [region](REGION_SHIFT), the region block of each region of its chunk
+    /// smaller than [`TWO_LEVEL_BELOW`], the region block of each region of its chunk
     /// ([`NO_PAGE`]: none yet).
     blocks: Vec<u32>,
     blocks_used: usize,
-    /// Pages smaller than a region: per region block, the page of each cube of its region
-    /// ([`NO_PAGE`]: none yet).
+    /// Pages smaller than [`TWO_LEVEL_BELOW`]: per region block, the page of each cube of its
+    /// region ([`NO_PAGE`]: none yet).
     regions: Vec<u32>,
     regions_used: usize,
     used: usize,
 }
 
-/// Pages smaller than this (`2^REGION_SHIFT` voxels a side, 8^3) are found through a block per
-/// chunk of one entry per region and a block per region touched of one entry per page: a
-/// search that touches few voxels of a chunk's regions then holds 64 page numbers per region
-/// it touches instead of 512 per chunk.
+/// Pages smaller than `2^TWO_LEVEL_BELOW` voxels a side (4^3: the 2^3 pages of jump point
+/// search) are found through a block per chunk of one entry per region (`2^REGION_SHIFT`
+/// voxels a side, 8^3) and a block per region touched of one entry per page: a search that
+/// touches few voxels of a chunk's regions then holds 64 page numbers per region it touches
+/// instead of 512 per chunk. Pages of 4^3 (the prelude's) have a block of 64 per chunk, found
+/// with one lookup fewer.
+const TWO_LEVEL_BELOW: i32 = 2;
+/// The regions of pages smaller than [`TWO_LEVEL_BELOW`]: cubes of `2^REGION_SHIFT` voxels a
+/// side.
 const REGION_SHIFT: i32 = 3;
 
 /// A cube of a touched chunk that has no page yet.
@@ -71,7 +77,7 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
     /// Cubes per chunk.
     const CUBES: usize = 1 << (3 * (CHUNK_SHIFT - SHIFT));
     /// Pages are found through region blocks.
-    const TWO_LEVEL: bool = SHIFT < REGION_SHIFT;
+    const TWO_LEVEL: bool = SHIFT < TWO_LEVEL_BELOW;
     /// Entries of a chunk's block: its cubes' pages, or its regions' blocks.
     const BLOCK_LEN: usize = if Self::TWO_LEVEL { 1 << (3 * (CHUNK_SHIFT - REGION_SHIFT)) } else { Self::CUBES };
     /// Cubes per region (two levels).
