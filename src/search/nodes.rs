@@ -30,12 +30,11 @@ pub(crate) const NO_PARENT: u8 = 0x3F;
 /// with the chunk's first page, that holds the pages of the chunk's cubes (4 bytes each), or
 /// for pages smaller than 4^3 ([`TWO_LEVEL_BELOW`]) the blocks of its 8^3 regions, each handed
 /// out with the region's first page and holding the pages of the region's cubes; the entry is
-/// valid when that block
-/// was handed out in the current search and to this chunk (each block records its chunk), so
-/// it needs no stamp. A search's tables so follow the
-/// chunks it touches, not the number of cubes in the world (a table per 8^3 cube took 64 bytes
-/// per chunk of the world), and the two sides of a race of jump point searches hold 4 bytes
-/// per chunk of the world each.
+/// valid when that block was handed out in the current search and to this chunk (each block
+/// records its chunk), so it needs no stamp. A search's tables so follow the chunks it
+/// touches, not the number of cubes in the world (a table per 8^3 cube took 64 bytes per
+/// chunk of the world), and the two sides of a race of jump point searches hold 4 bytes per
+/// chunk of the world each.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct PageTable<const SHIFT: i32 = CHUNK_SHIFT> {
     stamp: u32,

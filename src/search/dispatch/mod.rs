@@ -87,9 +87,9 @@ const SIZE_UP: usize = 4096;
 /// bytes of records). A search of at most [`PRELUDE`] expansions touches few voxels of each
 /// 16^3 chunk it enters (a chunk page is 36 KB), and its canonical successors lead it into
 /// chunks where plain A* (which tries all 26 moves) does not go; smaller pages follow what it
-/// touches, and the prelude's two sides together then hold no more than A*'s page on small
-/// queries. Chosen on the tuning half of the Warframe maps between 8^3 and 4^3, whose pages held
-/// a third less at the median query in about the same time (docs/benchmarks.md).
+/// touches, so that on a small query its two sides together hold less than A*'s one chunk
+/// page. Chosen on the tuning half of the Warframe maps between 8^3 and 4^3, whose pages held a
+/// third less at the median query in about the same time (docs/benchmarks.md).
 const PRELUDE_PAGE_SHIFT: i32 = 2;
 
 /// The search state a [`Pathfinder`](crate::Pathfinder) carries.
