@@ -139,6 +139,42 @@ fn jump_point_search_answers_what_a_star_answers_within_a_limit() {
     assert!(found > 60 && refused > 10, "{compared} compared: {found} found by both, {refused} refused by A*");
 }
 
+/// On a world of many chunks, where A\*'s page table (8 bytes a chunk) fits the search limit
+/// but jump point search's tables (its prelude's two, its race's two and its scan events: 24
+/// bytes a chunk) do not, jump point search answers as A\* does. The limit's check at `begin`
+/// counted 20 bytes a chunk for it and refused the query below that (`MemoryLimit`, where A\*
+/// found the path), and between 20 and 24 it let the tables pass the limit.
+#[test]
+fn jump_point_search_answers_where_only_a_stars_tables_fit() {
+    // 4,096 x 1 x 16 chunks, a wall across x with one hole: the straight line is blocked.
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(1 << 16, 16, 256)).unwrap();
+    for y in 0..16 {
+        for z in 96..160 {
+            if (y, z) != (8, 110) {
+                world.set(IVec3::new(20, y, z), Voxel::Solid).unwrap();
+            }
+        }
+    }
+    let chunks = (1 << 16) / 16 * 256 / 16;
+    let (a, b) = (IVec3::new(10, 4, 100), IVec3::new(30, 12, 124));
+    // Bytes a chunk: below 20, from 20 to 24, and past 24 with room for pages.
+    for per_chunk in [19, 22, 40] {
+        let limit = chunks * per_chunk;
+        world.set_limits(Limits { max_search_bytes: limit, ..Limits::default() });
+        let config = |algorithm| SearchConfig { algorithm, ..Default::default() };
+        let by_astar = Pathfinder::new().find(&world, None, &PathRequest::new(a, b, config(Algorithm::AStar)));
+        let mut jps = Pathfinder::new();
+        let by_jps = jps.find(&world, None, &PathRequest::new(a, b, config(Algorithm::Jps)));
+        let (Ok(x), Ok(y)) = (&by_astar, &by_jps) else {
+            let costs = (by_astar.map(|p| p.cost), by_jps.map(|p| p.cost));
+            panic!("within {per_chunk} bytes a chunk: A* and jump point search gave {costs:?}");
+        };
+        assert_eq!(x.cost, y.cost, "within {per_chunk} bytes a chunk");
+        assert!(y.stats.peak_bytes <= limit, "{} bytes within {limit}", y.stats.peak_bytes);
+        assert!(jps.memory_bytes() <= limit, "held {} bytes within {limit}", jps.memory_bytes());
+    }
+}
+
 // --- prices and weights --------------------------------------------------------------------
 
 #[test]

@@ -6,23 +6,31 @@
 //! ([`fit_room`]).
 
 use crate::grid::world::VoxelWorld;
-use crate::search::config::{Algorithm, Fallback, SearchConfig};
+use crate::search::config::{Fallback, SearchConfig};
 use crate::search::nodes::{NodeStore, Records};
 use crate::search::open_list::OpenList;
 use crate::search::radix_heap::Buckets;
 
-/// Bytes of the tables a query of `config` sizes by the world (not by what it explores): a
-/// page-table entry of 8 bytes per 16^3 chunk for A* (exact, weighted or budget); for jump
-/// point search, the page tables of its prelude's A* and of each side of its race (pages
-/// smaller than a chunk: 4 bytes per chunk each) and the table of its scan events (8 bytes
-/// per chunk); per chunk for the closest-voxel flood. (The budget mode runs jump point
-/// search's prelude only where its two tables fit too.)
+/// Bytes of the tables a query of `config` needs sized by the world (not by what it
+/// explores): a page-table entry of 8 bytes per 16^3 chunk for A\* (exact, weighted or
+/// budget), and 8 more for the closest-voxel flood. Jump point search needs no more: where its
+/// own tables ([`JPS_TABLE_BYTES`] per chunk) do not fit the limit, plain A\* answers the
+/// query, as it does where the jump point search runs out of room. (The budget mode runs jump
+/// point search's prelude only where its two tables fit too.)
 pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> usize {
-    let per_chunk = match config.algorithm {
-        Algorithm::AStar | Algorithm::Weighted { .. } | Algorithm::Budget { .. } => 8,
-        Algorithm::Jps => 3 * 4 + 8,
-    } + if config.fallback == Fallback::Closest { 8 } else { 0 };
+    let per_chunk = 8 + if config.fallback == Fallback::Closest { 8 } else { 0 };
     world.chunk_count().saturating_mul(per_chunk)
+}
+
+/// Bytes per chunk of the world of jump point search's tables: the page tables of its
+/// prelude's two A\*s and of its race's two sides (pages smaller than a chunk: 4 bytes per
+/// chunk each) and the table of its scan events (8 bytes per chunk).
+pub(crate) const JPS_TABLE_BYTES: usize = 4 * 4 + 8;
+
+/// Whether jump point search's tables ([`JPS_TABLE_BYTES`] per chunk) fit `world`'s search
+/// limit.
+pub(crate) fn jps_tables_fit(world: &VoxelWorld) -> bool {
+    world.chunk_count().saturating_mul(JPS_TABLE_BYTES) <= world.limits().max_search_bytes
 }
 
 /// Bytes jump point search may add in one expansion beyond what it holds: a sweep of up

@@ -21,6 +21,7 @@ use crate::search::flood::Flood;
 use crate::search::guide::Reach;
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
+use crate::search::memory::jps_tables_fit;
 use crate::search::path::{Path, SearchStats, SearchStep};
 use crate::search::radix_heap::VecBuckets;
 
@@ -198,7 +199,9 @@ impl Dispatch {
         canonical: bool,
     ) {
         self.canonical = canonical;
-        self.plain = false;
+        // Where jump point search's tables do not fit the limit, plain A* answers from the
+        // start, as where the jump point search runs out of room.
+        self.plain = config.algorithm == Algorithm::Jps && !jps_tables_fit(world);
         self.line_read = false;
         self.start = start;
         self.goal = goal;
