@@ -139,6 +139,35 @@ fn jump_point_search_answers_what_a_star_answers_within_a_limit() {
     assert!(found > 60 && refused > 10, "{compared} compared: {found} found by both, {refused} refused by A*");
 }
 
+/// Jump point search's prelude searches from one end alone where an obstacle on the straight
+/// line lies clearly nearer that end; its other side idles, and holds and reports nothing. On
+/// a world of many chunks the idle side sized its page table for the world (4 bytes a chunk)
+/// and the query counted it: the peak of a small query was two tables, not one.
+#[test]
+fn the_preludes_idle_side_holds_nothing() {
+    // 256 x 2 x 256 chunks; a wall two voxels from the start, with one hole.
+    let mut world = VoxelWorld::new(Vec3::ZERO, 1.0, UVec3::new(4096, 32, 4096)).unwrap();
+    for y in 0..32 {
+        for z in 80..120 {
+            if (y, z) != (8, 110) {
+                world.set(IVec3::new(12, y, z), Voxel::Solid).unwrap();
+            }
+        }
+    }
+    let chunks = 256 * 2 * 256;
+    let (a, b) = (IVec3::new(10, 8, 100), IVec3::new(60, 8, 100));
+    let mut finder = Pathfinder::new();
+    let path = finder.find(&world, None, &PathRequest::new(a, b, SearchConfig::default())).unwrap();
+    let config = SearchConfig { algorithm: Algorithm::AStar, ..Default::default() };
+    let by_astar = Pathfinder::new().find(&world, None, &PathRequest::new(a, b, config)).unwrap();
+    assert_eq!(path.cost, by_astar.cost);
+    assert_eq!(path.stats.swept, 0, "the prelude answers: {:?}", path.stats);
+    // One page table of 4 bytes a chunk, its pages and open list: well below two tables.
+    let one_table = chunks * 4;
+    assert!(path.stats.peak_bytes < one_table * 5 / 4, "{} bytes, one table {one_table}", path.stats.peak_bytes);
+    assert!(finder.memory_bytes() < one_table * 5 / 4, "held {} bytes, one table {one_table}", finder.memory_bytes());
+}
+
 /// On a world of many chunks, where A\*'s page table (8 bytes a chunk) fits the search limit
 /// but jump point search's tables (its prelude's two, its race's two and its scan events: 24
 /// bytes a chunk) do not, jump point search answers as A\* does. The limit's check at `begin`

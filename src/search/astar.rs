@@ -246,16 +246,18 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
     }
 
     /// Begins no search on `world`: a side of a race that will not run (the prelude's side
-    /// away from the obstacle). Its statistics are zero and [`advance`](Self::advance) reports
-    /// `Unreachable`; its open list is left as it was (no [`level`](Self::level) is asked of
-    /// it), so that it costs nothing.
+    /// away from the obstacle, whose pages are smaller than a chunk). Its statistics are zero
+    /// (its memory too: what it holds is room kept from earlier searches) and
+    /// [`advance`](Self::advance) reports `Unreachable`; its open list is left as it was (no
+    /// [`level`](Self::level) is asked of it) and its page table is not sized for the world,
+    /// so that it costs nothing.
     pub(crate) fn idle(&mut self, world: &VoxelWorld) {
         self.q.pass = None;
         self.q.canonical = false;
         self.q.guided = false;
         self.q.world = (world.dims(), world.revision());
         self.stats = SearchStats::default();
-        self.nodes.reset(world.dims());
+        self.nodes.forget();
     }
 
     /// Makes the search just begun hold at most `1 / parts` of the world's search limit: the
@@ -327,6 +329,10 @@ impl<const SHIFT: i32, B: Buckets, G: Slots<u64>, I: Slots<u8>> AStar<SHIFT, B, 
 
     /// Statistics of the current (or last) search.
     pub(crate) fn stats(&self) -> SearchStats {
+        if self.q.pass.is_none() {
+            // Idle, or no search begun.
+            return SearchStats::default();
+        }
         // A canonical search's ties: about 8 bytes an entry.
         let ties = if self.q.canonical { self.ties_most * 8 } else { 0 };
         let guide = if self.q.guided { self.guide.bytes_in_use() } else { 0 };

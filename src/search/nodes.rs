@@ -104,6 +104,15 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
         self.regions_used = 0;
     }
 
+    /// Forgets every page without sizing the table for a world: pages smaller than a chunk,
+    /// whose lookups then find no block. What a store no search uses holds, and no more.
+    fn forget(&mut self) {
+        debug_assert!(SHIFT < CHUNK_SHIFT, "pages of a chunk are found by stamps, which `reset` renews");
+        self.used = 0;
+        self.blocks_used = 0;
+        self.regions_used = 0;
+    }
+
     #[inline]
     fn chunk(&self, v: IVec3) -> usize {
         let c = v >> CHUNK_SHIFT;
@@ -137,7 +146,8 @@ impl<const SHIFT: i32> PageTable<SHIFT> {
     /// Pages smaller than a chunk: the block of `chunk`, if the current search touched it.
     #[inline]
     fn block(&self, chunk: usize) -> Option<usize> {
-        let block = self.block_of[chunk] as usize;
+        // A table not sized for the world (see `forget`) has no block.
+        let block = *self.block_of.get(chunk)? as usize;
         (block < self.blocks_used && self.block_chunk[block] == chunk as u32).then_some(block)
     }
 
@@ -513,6 +523,13 @@ impl<R: Records, const SHIFT: i32> NodeStore<R, SHIFT> {
     /// Forgets every node, sized for a world of `dims` voxels. Keeps its memory.
     pub(crate) fn reset(&mut self, dims: UVec3) {
         self.pages.reset(dims);
+    }
+
+    /// Forgets every node without sizing its page table for a world (pages smaller than a
+    /// chunk): a store that no search uses until the next [`reset`](Self::reset) so allocates
+    /// nothing. Keeps its memory.
+    pub(crate) fn forget(&mut self) {
+        self.pages.forget();
     }
 
     /// Slot of voxel `v` (inside the world), giving it a cleared page on first touch.
