@@ -22,10 +22,14 @@ pub(crate) fn search_table_bytes(world: &VoxelWorld, config: &SearchConfig) -> u
     world.chunk_count().saturating_mul(per_chunk)
 }
 
-/// Bytes per chunk of the world of jump point search's tables: the page tables of its
-/// prelude's two A\*s and of its race's two sides (pages smaller than a chunk: 4 bytes per
-/// chunk each) and the table of its scan events (8 bytes per chunk).
-pub(crate) const JPS_TABLE_BYTES: usize = 4 * 4 + 8;
+/// Bytes per chunk of the world of the prelude's tables: the page tables of its two A\*s
+/// (pages smaller than a chunk: 4 bytes per chunk each).
+pub(crate) const PRELUDE_TABLE_BYTES: usize = 2 * 4;
+
+/// Bytes per chunk of the world of jump point search's tables: its prelude's
+/// ([`PRELUDE_TABLE_BYTES`]), the page tables of its race's two sides (4 bytes per chunk
+/// each) and the table of its scan events (8 bytes per chunk).
+pub(crate) const JPS_TABLE_BYTES: usize = PRELUDE_TABLE_BYTES + 2 * 4 + 8;
 
 /// Whether jump point search's tables ([`JPS_TABLE_BYTES`] per chunk) fit `world`'s search
 /// limit.

@@ -21,7 +21,7 @@ use crate::search::flood::Flood;
 use crate::search::guide::Reach;
 use crate::search::heuristic::Heuristic;
 use crate::search::jps::JumpSearch;
-use crate::search::memory::jps_tables_fit;
+use crate::search::memory::{PRELUDE_TABLE_BYTES, jps_tables_fit};
 use crate::search::path::{Path, SearchStats, SearchStep};
 use crate::search::radix_heap::VecBuckets;
 
@@ -327,7 +327,7 @@ impl Dispatch {
             && !self.plain
             && self.config.costs.jump_exact()
             && !self.config.priced_media(world)
-            && world.chunk_count().saturating_mul(2 * 4 + 8) <= world.limits().max_search_bytes
+            && world.chunk_count().saturating_mul(PRELUDE_TABLE_BYTES + 8) <= world.limits().max_search_bytes
     }
 
     /// Begins the current phase's engines: the [`PRELUDE`] if `jump` (an exact jump point
